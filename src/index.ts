@@ -1,0 +1,24 @@
+export type {
+  ElicitResult,
+  LoggingLevel,
+  Prompt,
+  PromptMessage,
+  Resource,
+} from '@modelcontextprotocol/server';
+export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
+export { SSETransport } from './server/transports/hono-sse.js';
+export type {
+  AppResource,
+  AppResources,
+  ElicitationRequest,
+  MCPRequestExtra,
+  MCPServerCompletion,
+  MCPServerCompletionRequest,
+  MCPServerConfig,
+  MCPServerPrompts,
+  MCPServerResourceContent,
+  MCPServerResources,
+  MCPToolContext,
+  ResourceTemplate,
+  StreamableHTTPServerTransportOptions,
+} from './server/types.js';

@@ -1,0 +1,160 @@
+/**
+ * Builds one SDK `Server` instance with every MCP handler MCPServer serves. Instances are cheap:
+ * they hold closures over shared, precomputed state (the tool registry and its cached list), so
+ * the 2026-07-28 path can build one per request and a legacy connection one per session.
+ */
+
+import type { IMastraLogger } from '@mastra/core/logger';
+import type { Mastra } from '@mastra/core/mastra';
+import {
+  type CallToolResult,
+  type Implementation,
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { PromptHandlers } from './prompts.js';
+import type { ToolRegistry } from './registry.js';
+import type { ResourceHandlers } from './resources.js';
+import type { SuspendedCalls } from './suspended-calls.js';
+import { type Elicit, mcpRequestContext, toolContext } from './tool-context.js';
+import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
+import { errorResult, toCallToolResult } from './tool-result.js';
+
+/** Shared state every instance reads. */
+export interface ProtocolHost {
+  info: Implementation;
+  instructions?: string | undefined;
+  registry: ToolRegistry;
+  resources?: ResourceHandlers | undefined;
+  prompts?: PromptHandlers | undefined;
+  suspended: SuspendedCalls;
+  logger: IMastraLogger;
+  mastra(): Mastra | undefined;
+}
+
+/**
+ * How elicitation reaches the user: `legacy` sends a real request on the caller's session,
+ * `modern` suspends the tool behind `input_required`, `serverless` has nowhere to wait.
+ */
+export type ElicitationMode = 'legacy' | 'modern' | 'serverless';
+
+export interface ProtocolInstance {
+  server: Server;
+  /** URIs this connection subscribed to with `resources/subscribe` (legacy connections). */
+  subscriptions: Set<string>;
+}
+
+export function capabilitiesOf(host: ProtocolHost): ServerCapabilities {
+  const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+  if (host.resources) capabilities.resources = { subscribe: true, listChanged: true };
+  if (host.prompts) capabilities.prompts = { listChanged: true };
+  if (host.resources || host.prompts) capabilities.completions = {};
+  return capabilities;
+}
+
+/** Runs a tool to a `CallToolResult`: thrown errors and rejected arguments become `isError` results. */
+export async function runTool(
+  entry: ToolEntry,
+  args: unknown,
+  invocation: ToolInvocation,
+  logger: IMastraLogger,
+): Promise<CallToolResult> {
+  try {
+    return toCallToolResult(entry, await entry.invoke(args, invocation));
+  } catch (error) {
+    if (error instanceof ToolArgumentsError) return errorResult(error.message);
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.error(`MCP tool '${entry.name}' failed: ${reason}`);
+    return errorResult(`Tool '${entry.name}' failed: ${reason}`);
+  }
+}
+
+function elicitFor(mode: ElicitationMode, ctx: ServerContext, toolName: string): Elicit {
+  if (mode === 'serverless') {
+    return () =>
+      Promise.reject(
+        new Error(
+          `Tool '${toolName}': elicitation needs a stateful session and is not available in serverless (stateless) mode`,
+        ),
+      );
+  }
+  return (request) =>
+    ctx.mcpReq.elicitInput({
+      mode: 'form',
+      message: request.message,
+      requestedSchema: request.requestedSchema,
+    });
+}
+
+export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode): ProtocolInstance {
+  const server = new Server(host.info, {
+    capabilities: capabilitiesOf(host),
+    ...(host.instructions ? { instructions: host.instructions } : {}),
+    ...(mode === 'modern' ? { requestState: { verify: host.suspended.codec.verify } } : {}),
+  });
+  const subscriptions = new Set<string>();
+
+  server.setRequestHandler('tools/list', () => ({ tools: host.registry.list() }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name } = request.params;
+    const entry = host.registry.get(name);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'`);
+    const start = (elicit: Elicit) => {
+      const mcp = toolContext(ctx, elicit);
+      const invocation: ToolInvocation = {
+        mcp,
+        requestContext: mcpRequestContext(mcp),
+        signal: ctx.mcpReq.signal,
+      };
+      const mastra = host.mastra();
+      if (mastra) invocation.mastra = mastra;
+      return runTool(entry, request.params.arguments, invocation, host.logger);
+    };
+    if (mode === 'modern') {
+      const outcome = await host.suspended.serve(ctx, name, start);
+      if (isInputRequiredResult(outcome)) return outcome;
+      return server.projectCallToolResult(outcome as CallToolResult, entry.definition.outputSchema);
+    }
+    const result = await start(elicitFor(mode, ctx, name));
+    return server.projectCallToolResult(result, entry.definition.outputSchema);
+  });
+
+  const { resources, prompts } = host;
+  if (resources) {
+    server.setRequestHandler('resources/list', () => resources.list());
+    server.setRequestHandler('resources/templates/list', () => resources.templates());
+    server.setRequestHandler('resources/read', (request) => resources.read(request.params.uri));
+    if (mode !== 'modern') {
+      server.setRequestHandler('resources/subscribe', (request) => {
+        subscriptions.add(request.params.uri);
+        return {};
+      });
+      server.setRequestHandler('resources/unsubscribe', (request) => {
+        subscriptions.delete(request.params.uri);
+        return {};
+      });
+    }
+  }
+  if (prompts) {
+    server.setRequestHandler('prompts/list', () => prompts.list());
+    server.setRequestHandler('prompts/get', (request) => {
+      const params = request.params as typeof request.params & { version?: unknown };
+      const version = typeof params.version === 'string' ? params.version : undefined;
+      return prompts.get(params.name, version, params.arguments);
+    });
+  }
+  if (resources || prompts) {
+    server.setRequestHandler('completion/complete', (request) => {
+      const { ref, argument, context } = request.params;
+      if (ref.type === 'ref/prompt' && prompts) return prompts.complete(ref.name, argument, context);
+      if (ref.type === 'ref/resource' && resources) return resources.complete(ref.uri, argument, context);
+      return { completion: { values: [] } };
+    });
+  }
+  return { server, subscriptions };
+}

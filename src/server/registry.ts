@@ -1,0 +1,74 @@
+/**
+ * The set of published tools: explicit tools, then agents as `ask_<key>`, then workflows as
+ * `run_<key>`. Explicit tools always win a name; a derived name that collides is skipped with a
+ * warning. The `tools/list` result is cached until the set changes.
+ */
+import type { Agent } from '@mastra/core/agent';
+import type { IMastraLogger } from '@mastra/core/logger';
+import type { Workflow } from '@mastra/core/workflows';
+import type { Tool as WireTool } from '@modelcontextprotocol/server';
+import { agentEntry, type ToolEntry, toolEntry, workflowEntry } from './tool-entry.js';
+
+export interface RegistrySources {
+  tools?: Record<string, unknown>;
+  agents?: Record<string, Agent> | undefined;
+  workflows?: Record<string, Workflow> | undefined;
+}
+
+export class ToolRegistry {
+  private readonly entries = new Map<string, ToolEntry>();
+  private listCache: WireTool[] | undefined;
+
+  constructor(
+    sources: RegistrySources,
+    private readonly logger: IMastraLogger,
+  ) {
+    for (const [key, tool] of Object.entries(sources.tools ?? {}))
+      this.entries.set(key, toolEntry(key, tool));
+    for (const [key, agent] of Object.entries(sources.agents ?? {}))
+      this.addDerived(agentEntry(key, agent), 'Agent', key);
+    for (const [key, workflow] of Object.entries(sources.workflows ?? {})) {
+      this.addDerived(workflowEntry(key, workflow), 'Workflow', key);
+    }
+  }
+
+  private addDerived(entry: ToolEntry, label: string, key: string): void {
+    const existing = this.entries.get(entry.name);
+    if (existing) {
+      const winner =
+        existing.kind === 'tool' ? 'an explicitly defined tool' : `a derived ${existing.kind} tool`;
+      this.logger.warn(
+        `${label} '${key}' would be exposed as tool '${entry.name}', which is already ${winner}; skipping the ${label.toLowerCase()}`,
+      );
+      return;
+    }
+    this.entries.set(entry.name, entry);
+  }
+
+  get(name: string): ToolEntry | undefined {
+    return this.entries.get(name);
+  }
+
+  values(): IterableIterator<ToolEntry> {
+    return this.entries.values();
+  }
+
+  /** Adds or replaces explicit tools by key; converts them all before changing anything. */
+  add(tools: Record<string, unknown>): void {
+    const converted = Object.entries(tools).map(([key, tool]) => toolEntry(key, tool));
+    for (const entry of converted) this.entries.set(entry.name, entry);
+    this.listCache = undefined;
+  }
+
+  /** Removes tools by name; returns the names that were present. */
+  remove(names: string[]): string[] {
+    const removed = names.filter((name) => this.entries.delete(name));
+    if (removed.length > 0) this.listCache = undefined;
+    return removed;
+  }
+
+  list(): WireTool[] {
+    this.listCache ??= [...this.entries.values()].map((entry) => entry.definition);
+    return this.listCache;
+  }
+}

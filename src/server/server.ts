@@ -1,0 +1,366 @@
+/**
+ * MCPServer: publishes Mastra tools, agents and workflows (plus resources and prompts) over
+ * stdio, Streamable HTTP (both protocol eras), legacy SSE and Hono SSE. State shared by every
+ * connection (tool registry, suspended calls, connection set) lives here; each connection or
+ * 2026-07-28 request gets a cheap SDK instance from `createProtocolServer`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { ToolsInput } from '@mastra/core/agent';
+import { MastraError } from '@mastra/core/error';
+import {
+  MCPServerBase,
+  type MCPServerHonoSSEOptions,
+  type MCPServerHTTPOptions,
+  type ServerDetailInfo,
+  type ServerInfo,
+} from '@mastra/core/mcp';
+import { RequestContext } from '@mastra/core/request-context';
+import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
+import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
+import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Hono } from 'hono';
+import { Connections } from './connections.js';
+import { PromptHandlers } from './prompts.js';
+import {
+  createProtocolServer,
+  type ElicitationMode,
+  type ProtocolHost,
+  type ProtocolInstance,
+} from './protocol-server.js';
+import { ToolRegistry } from './registry.js';
+import { ResourceHandlers } from './resources.js';
+import { SuspendedCalls } from './suspended-calls.js';
+import type { ToolEntry } from './tool-entry.js';
+import { type HonoSSETransportOptions, HonoSseEndpoint, type SSETransport } from './transports/hono-sse.js';
+import { SseEndpoint, type SseOptions } from './transports/sse.js';
+import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
+import type { AppResources, MCPServerConfig, StreamableHTTPServerTransportOptions } from './types.js';
+
+const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+
+export interface ToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  toolType?: MCPToolType;
+  _meta?: Record<string, unknown>;
+}
+
+/** `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the page shows. */
+export type MCPServerHonoSSEStartOptions = MCPServerHonoSSEOptions | (SseOptions & { context?: undefined });
+
+function toolInfo(entry: ToolEntry): ToolInfo {
+  const { definition } = entry;
+  const info: ToolInfo = {
+    name: entry.name,
+    description: definition.description,
+    inputSchema: definition.inputSchema,
+  };
+  if (definition.outputSchema) info.outputSchema = definition.outputSchema;
+  if (entry.kind !== 'tool') info.toolType = entry.kind;
+  if (definition._meta) info._meta = definition._meta;
+  return info;
+}
+
+export class MCPServer extends MCPServerBase {
+  /** Assigned by `convertTools()`, which the base constructor calls before our fields exist. */
+  declare private registry: ToolRegistry;
+  private readonly connections: Connections;
+  private readonly suspended = new SuspendedCalls();
+  private readonly host: ProtocolHost;
+  private readonly http: StreamableHttpEndpoint;
+  private readonly sse: SseEndpoint;
+  private readonly honoSse: HonoSseEndpoint;
+  private readonly resourceHandlers: ResourceHandlers | undefined;
+  private stdio: { handle: StdioServerHandle; transport: StdioServerTransport } | undefined;
+
+  readonly resourceOptions: MCPServerConfig['resources'];
+  readonly promptOptions: MCPServerConfig['prompts'];
+  readonly appResources: AppResources | undefined;
+  readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
+  readonly fga: MCPServerConfig['fga'];
+
+  /** Resource change notifications. */
+  readonly resources: {
+    notifyUpdated: ({ uri }: { uri: string }) => Promise<void>;
+    notifyListChanged: () => Promise<void>;
+  };
+  /** Prompt change notifications. */
+  readonly prompts: { notifyListChanged: () => Promise<void> };
+  /** Dynamic tool management; `tools()` is the registry getter, hence the name. */
+  readonly toolActions: {
+    add: (tools: ToolsInput) => Promise<void>;
+    remove: (toolIds: string[]) => Promise<void>;
+    notifyListChanged: () => Promise<void>;
+  };
+
+  constructor(config: MCPServerConfig) {
+    super(config);
+    this.resourceOptions = config.resources;
+    this.promptOptions = config.prompts;
+    this.appResources = config.appResources;
+    this.mapAuthInfoToUser = config.mapAuthInfoToUser;
+    this.fga = config.fga;
+    this.connections = new Connections(this.logger);
+    this.resourceHandlers = config.resources ? new ResourceHandlers(config.resources) : undefined;
+    const self = this;
+    this.host = {
+      info: {
+        name: config.name,
+        version: config.version,
+        ...(config.description ? { description: config.description } : {}),
+      },
+      instructions: config.instructions,
+      get registry() {
+        return self.registry;
+      },
+      resources: this.resourceHandlers,
+      prompts: config.prompts ? new PromptHandlers(config.prompts) : undefined,
+      suspended: this.suspended,
+      logger: this.logger,
+      mastra: () => this.mastra,
+    };
+    const onerror = (error: Error) => this.logger.error(`MCP server '${this.id}': ${error.message}`);
+    this.http = new StreamableHttpEndpoint({
+      createInstance: (mode) => this.createInstance(mode),
+      connections: this.connections,
+      onerror,
+    });
+    this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);
+    this.honoSse = new HonoSseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);
+
+    this.resources = {
+      notifyUpdated: ({ uri }) => this.connections.resourceUpdated(uri),
+      notifyListChanged: () => this.connections.resourcesChanged(),
+    };
+    this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
+    this.toolActions = {
+      add: async (tools) => {
+        this.registry.add(tools);
+        this.originalTools = { ...this.originalTools, ...tools };
+        this.convertedTools = this.coreTools();
+        await this.connections.toolsChanged();
+      },
+      remove: async (toolIds) => {
+        const removed = this.registry.remove(toolIds);
+        if (removed.length === 0) return;
+        const remaining = { ...this.originalTools };
+        for (const id of removed) delete remaining[id];
+        this.originalTools = remaining;
+        this.convertedTools = this.coreTools();
+        await this.connections.toolsChanged();
+      },
+      notifyListChanged: () => this.connections.toolsChanged(),
+    };
+  }
+
+  convertTools(
+    tools: ToolsInput,
+    agents?: MCPServerConfig['agents'],
+    workflows?: MCPServerConfig['workflows'],
+  ): Record<string, InternalCoreTool> {
+    this.registry = new ToolRegistry({ tools, agents, workflows }, this.logger);
+    return this.coreTools();
+  }
+
+  /** The registry as Mastra's `InternalCoreTool`s, for a Mastra instance that lists server tools. */
+  private coreTools(): Record<string, InternalCoreTool> {
+    const converted: Record<string, InternalCoreTool> = {};
+    for (const entry of this.registry.values()) {
+      const { definition } = entry;
+      converted[entry.name] = {
+        description: definition.description,
+        parameters: {
+          [AI_SDK_SCHEMA]: true,
+          jsonSchema: definition.inputSchema,
+        } as unknown as InternalCoreTool['parameters'],
+        execute: (params, options) =>
+          entry.invoke(params, {
+            requestContext: options.requestContext ?? new RequestContext(),
+            ...(options.mcp ? { mcp: options.mcp as never } : {}),
+            ...(options.abortSignal ? { signal: options.abortSignal } : {}),
+            ...(this.mastra ? { mastra: this.mastra } : {}),
+          }),
+        mcp: {
+          ...(entry.kind !== 'tool' ? { toolType: entry.kind } : {}),
+          ...(definition.annotations ? { annotations: definition.annotations } : {}),
+          ...(definition._meta ? { _meta: definition._meta } : {}),
+        },
+      };
+    }
+    return converted;
+  }
+
+  private createInstance(mode: ElicitationMode): ProtocolInstance {
+    return createProtocolServer(this.host, mode);
+  }
+
+  /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
+  async startStdio(): Promise<void> {
+    if (this.stdio) throw new Error(`MCP server '${this.id}' is already serving stdio`);
+    const transport = new StdioServerTransport();
+    const handle = serveStdio(
+      ({ era }) => {
+        const instance = this.createInstance(era);
+        const untrack = this.connections.track({ ...instance, era });
+        const previous = instance.server.onclose;
+        instance.server.onclose = () => {
+          previous?.();
+          untrack();
+        };
+        return instance.server;
+      },
+      {
+        legacy: 'serve',
+        transport,
+        onerror: (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
+      },
+    );
+    this.stdio = { handle, transport };
+  }
+
+  /** Serves Streamable HTTP at `httpPath` for clients of either protocol era. */
+  async startHTTP({ url, httpPath, req, res, options }: MCPServerHTTPOptions): Promise<void> {
+    if (url.pathname !== httpPath) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const transportOptions: StreamableHTTPServerTransportOptions = options ?? {
+      sessionIdGenerator: randomUUID,
+    };
+    await this.http.handle(req as AuthenticatedRequest, res, transportOptions);
+  }
+
+  /** Serves the legacy HTTP+SSE transport: GET `ssePath` opens the stream, POST `messagePath` sends. */
+  override async startSSE(options: SseOptions): Promise<void> {
+    await this.sse.handle(options);
+  }
+
+  /**
+   * Serves the legacy HTTP+SSE transport through Hono. Inside a Hono route pass `context` and
+   * return the Response; on Node pass `req`/`res` and the response is written for you.
+   */
+  override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
+    const { url, ssePath, messagePath } = options;
+    if (options.context) {
+      return this.honoSse.handle({
+        url,
+        ssePath,
+        messagePath,
+        context: options.context as HonoSSETransportOptions['context'],
+        authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
+      });
+    }
+    const { req, res } = options;
+    const app = new Hono();
+    app.all('*', (context) =>
+      this.honoSse.handle({
+        url,
+        ssePath,
+        messagePath,
+        context,
+        authInfo: (req as AuthenticatedRequest).auth,
+      }),
+    );
+    await getRequestListener(app.fetch)(req, res as ServerResponse);
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    this.suspended.cancelAll();
+    const stdio = this.stdio;
+    this.stdio = undefined;
+    await Promise.allSettled([
+      stdio?.handle.close(),
+      this.http.close(),
+      this.sse.close(),
+      this.honoSse.close(),
+      this.connections.closeAll(),
+    ]);
+  }
+
+  getStdioTransport(): StdioServerTransport | undefined {
+    return this.stdio?.transport;
+  }
+
+  getSseTransport() {
+    return this.sse.latestTransport;
+  }
+
+  getSseHonoTransport(): SSETransport | undefined {
+    return this.honoSse.latestTransport;
+  }
+
+  getStreamableHTTPTransport() {
+    return this.http.latestTransport;
+  }
+
+  /** Sends a log message to every connected client, honouring each session's `logging/setLevel`. */
+  async sendLoggingMessage(params: { level: LoggingLevel; data: unknown; logger?: string }): Promise<void> {
+    await this.connections.log(params);
+  }
+
+  getServerInfo(): ServerInfo {
+    const info: ServerInfo = {
+      id: this.id,
+      name: this.name,
+      version_detail: { version: this.version, release_date: this.releaseDate, is_latest: this.isLatest },
+    };
+    if (this.description) info.description = this.description;
+    if (this.repository) info.repository = this.repository;
+    return info;
+  }
+
+  getServerDetail(): ServerDetailInfo {
+    const detail: ServerDetailInfo = this.getServerInfo();
+    if (this.packageCanonical) detail.package_canonical = this.packageCanonical;
+    if (this.packages) detail.packages = this.packages;
+    if (this.remotes) detail.remotes = this.remotes;
+    return detail;
+  }
+
+  getToolListInfo(): { tools: ToolInfo[] } {
+    return { tools: [...this.registry.values()].map(toolInfo) };
+  }
+
+  getToolInfo(toolName: string): ToolInfo | undefined {
+    const entry = this.registry.get(toolName);
+    return entry ? toolInfo(entry) : undefined;
+  }
+
+  /** Runs a tool directly (no MCP round trip) and returns what it returned. */
+  async executeTool(
+    toolId: string,
+    args: unknown,
+    executionContext?: { messages?: unknown[]; toolCallId?: string; requestContext?: RequestContext },
+  ): Promise<unknown> {
+    const entry = this.registry.get(toolId);
+    if (!entry) {
+      throw new MastraError({
+        id: 'MCP_SERVER_TOOL_NOT_FOUND',
+        domain: 'MCP',
+        category: 'USER',
+        text: `Tool '${toolId}' not found on MCP server '${this.id}'`,
+        details: { toolId, serverId: this.id },
+      });
+    }
+    return entry.invoke(args, {
+      requestContext: executionContext?.requestContext ?? new RequestContext(),
+      ...(executionContext?.messages ? { messages: executionContext.messages } : {}),
+      ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
+      ...(this.mastra ? { mastra: this.mastra } : {}),
+    });
+  }
+
+  async listResources(): Promise<{ resources: Awaited<ReturnType<ResourceHandlers['list']>>['resources'] }> {
+    return this.resourceHandlers ? this.resourceHandlers.list() : { resources: [] };
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    if (!this.resourceHandlers) throw new Error(`MCP server '${this.id}' has no resources configured`);
+    return this.resourceHandlers.read(uri);
+  }
+}

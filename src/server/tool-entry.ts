@@ -1,0 +1,259 @@
+/**
+ * One published tool, whatever it was built from: a Mastra `createTool` tool, an AI SDK `tool()`,
+ * an agent (`ask_<key>`) or a workflow (`run_<key>`). The wire definition is computed once here so
+ * `tools/list` never converts schemas per request.
+ */
+import type { Agent } from '@mastra/core/agent';
+import type { Mastra } from '@mastra/core/mastra';
+import type { RequestContext } from '@mastra/core/request-context';
+import { isValidationError, isVercelTool } from '@mastra/core/tools';
+import type { Workflow } from '@mastra/core/workflows';
+import type { Tool as WireTool } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
+import type { MCPToolContext } from './types.js';
+
+export type ToolKind = 'tool' | 'agent' | 'workflow';
+
+/** What an invocation carries besides the arguments. */
+export interface ToolInvocation {
+  requestContext: RequestContext;
+  mcp?: MCPToolContext;
+  mastra?: Mastra;
+  messages?: unknown[];
+  toolCallId?: string;
+  signal?: AbortSignal;
+}
+
+export interface ToolEntry {
+  name: string;
+  kind: ToolKind;
+  /** The `tools/list` entry. */
+  definition: WireTool;
+  /** The original object, kept for the Mastra registry and for `getToolInfo()`. */
+  source: unknown;
+  /** Runs the tool; throws {@link ToolArgumentsError} for arguments its schema rejects. */
+  invoke(args: unknown, invocation: ToolInvocation): Promise<unknown>;
+}
+
+/** Arguments a tool's input schema rejected; the message names the tool and each failing field. */
+export class ToolArgumentsError extends Error {
+  constructor(
+    readonly toolName: string,
+    readonly issues: string[],
+  ) {
+    super(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`);
+    this.name = 'ToolArgumentsError';
+  }
+}
+
+interface MastraToolLike {
+  id?: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  mcp?: { annotations?: WireTool['annotations']; _meta?: Record<string, unknown> };
+  execute?: (input: unknown, context: unknown) => Promise<unknown>;
+}
+
+interface VercelToolLike {
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  parameters?: unknown;
+  outputSchema?: unknown;
+  execute?: (input: unknown, options: unknown) => unknown;
+}
+
+function wireDefinition(
+  name: string,
+  parts: {
+    title?: string | undefined;
+    description?: string | undefined;
+    inputSchema: JsonSchema;
+    outputSchema?: JsonSchema | undefined;
+    annotations?: WireTool['annotations'] | undefined;
+    _meta?: Record<string, unknown> | undefined;
+  },
+): WireTool {
+  const definition: WireTool = {
+    name,
+    description: parts.description ?? '',
+    inputSchema: parts.inputSchema as WireTool['inputSchema'],
+  };
+  if (parts.title) definition.title = parts.title;
+  if (parts.outputSchema) definition.outputSchema = parts.outputSchema as WireTool['outputSchema'];
+  if (parts.annotations) definition.annotations = parts.annotations;
+  if (parts._meta) definition._meta = parts._meta;
+  return definition;
+}
+
+function describeSchemaError(owner: string, field: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new TypeError(`${owner}: ${field} could not be converted: ${reason}`);
+}
+
+/** A Mastra `createTool` tool: its own `execute` wrapper validates input and output. */
+function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
+  let inputSchema = EMPTY_OBJECT_SCHEMA;
+  let outputSchema: JsonSchema | undefined;
+  try {
+    if (tool.inputSchema) inputSchema = normalizeSchema(tool.inputSchema).json;
+  } catch (error) {
+    throw describeSchemaError(`Tool '${name}'`, 'inputSchema', error);
+  }
+  try {
+    if (tool.outputSchema) outputSchema = outputJsonSchema(tool.outputSchema);
+  } catch (error) {
+    throw describeSchemaError(`Tool '${name}'`, 'outputSchema', error);
+  }
+  const execute = tool.execute;
+  return {
+    name,
+    kind: 'tool',
+    source: tool,
+    definition: wireDefinition(name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema,
+      outputSchema,
+      annotations: tool.mcp?.annotations,
+      _meta: tool.mcp?._meta,
+    }),
+    async invoke(args, invocation) {
+      if (!execute) throw new Error(`Tool '${name}' has no execute function`);
+      const output = await execute(args ?? {}, {
+        mcp: invocation.mcp,
+        requestContext: invocation.requestContext,
+        mastra: invocation.mastra,
+        abortSignal: invocation.signal,
+        ...(invocation.toolCallId
+          ? { toolCallId: invocation.toolCallId, messages: invocation.messages ?? [] }
+          : {}),
+      });
+      if (isValidationError(output)) {
+        if (output.message.includes('input validation')) throw new ToolArgumentsError(name, [output.message]);
+        throw new Error(output.message);
+      }
+      return output;
+    },
+  };
+}
+
+/** An AI SDK tool (`tool()` from `ai`): validated here, then called with AI SDK execute options. */
+function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
+  const declared = tool.inputSchema ?? tool.parameters;
+  let input: ReturnType<typeof normalizeSchema> | undefined;
+  try {
+    input = declared ? normalizeSchema(declared) : undefined;
+  } catch (error) {
+    throw describeSchemaError(`Tool '${name}'`, 'inputSchema', error);
+  }
+  const execute = tool.execute;
+  return {
+    name,
+    kind: 'tool',
+    source: tool,
+    definition: wireDefinition(name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: input?.json ?? EMPTY_OBJECT_SCHEMA,
+      outputSchema: tool.outputSchema ? outputJsonSchema(tool.outputSchema) : undefined,
+    }),
+    async invoke(args, invocation) {
+      if (!execute) throw new Error(`Tool '${name}' has no execute function`);
+      let value: unknown = args ?? {};
+      if (input) {
+        const outcome = await input.validate(value);
+        if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
+        value = outcome.value;
+      }
+      return await execute(value, {
+        toolCallId: invocation.toolCallId ?? `mcp-${name}`,
+        messages: invocation.messages ?? [],
+        abortSignal: invocation.signal,
+        experimental_context: { mcp: invocation.mcp, requestContext: invocation.requestContext },
+      });
+    },
+  };
+}
+
+export function toolEntry(name: string, tool: unknown): ToolEntry {
+  if (typeof tool !== 'object' || tool === null) {
+    throw new TypeError(`Tool '${name}' must be a tool object created with createTool() or tool()`);
+  }
+  if (isVercelTool(tool as Parameters<typeof isVercelTool>[0]))
+    return vercelToolEntry(name, tool as VercelToolLike);
+  return mastraToolEntry(name, tool as MastraToolLike);
+}
+
+const agentInput = z.object({ message: z.string().describe('The question or instruction for the agent') });
+const agentInputSchema = normalizeSchema(agentInput);
+
+export function agentEntry(key: string, agent: Agent): ToolEntry {
+  const description = typeof agent.getDescription === 'function' ? agent.getDescription() : undefined;
+  if (!description?.trim()) {
+    throw new Error(
+      `Agent '${agent.name ?? key}' (key '${key}') must have a non-empty description to be exposed as tool 'ask_${key}'`,
+    );
+  }
+  const name = `ask_${key}`;
+  return {
+    name,
+    kind: 'agent',
+    source: agent,
+    definition: wireDefinition(name, {
+      description: `Ask agent ${agent.name} a question. Agent description: ${description}`,
+      inputSchema: agentInputSchema.json,
+    }),
+    async invoke(args, invocation) {
+      const outcome = await agentInputSchema.validate(args ?? {});
+      if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
+      const { message } = outcome.value as { message: string };
+      return await agent.generate(message, {
+        requestContext: invocation.requestContext,
+        ...(invocation.signal ? { abortSignal: invocation.signal } : {}),
+      });
+    },
+  };
+}
+
+export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
+  const description = workflow.description;
+  if (!description?.trim()) {
+    throw new Error(
+      `Workflow '${workflow.id ?? key}' (key '${key}') must have a non-empty description to be exposed as tool 'run_${key}'`,
+    );
+  }
+  const name = `run_${key}`;
+  let input: ReturnType<typeof normalizeSchema> | undefined;
+  try {
+    input = workflow.inputSchema ? normalizeSchema(workflow.inputSchema) : undefined;
+  } catch (error) {
+    throw describeSchemaError(`Workflow '${key}'`, 'inputSchema', error);
+  }
+  return {
+    name,
+    kind: 'workflow',
+    source: workflow,
+    definition: wireDefinition(name, { description, inputSchema: input?.json ?? EMPTY_OBJECT_SCHEMA }),
+    async invoke(args, invocation) {
+      let inputData: unknown = args ?? {};
+      if (input) {
+        const outcome = await input.validate(inputData);
+        if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
+        inputData = outcome.value;
+      }
+      const run = await workflow.createRun();
+      const result = await run.start({ inputData, requestContext: invocation.requestContext });
+      if (result.status === 'failed') {
+        const cause: unknown = result.error;
+        throw new Error(
+          `Workflow '${key}' failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        );
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Turns what a tool returned into a `CallToolResult`. A value already shaped like a
+ * `CallToolResult` passes through untouched so images, audio, embedded resources and resource
+ * links reach the client as the tool built them.
+ */
+import { safeStringify } from '@mastra/core/utils';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ToolEntry } from './tool-entry.js';
+
+function isCallToolResultShaped(value: unknown): value is CallToolResult {
+  if (typeof value !== 'object' || value === null || !('content' in value)) return false;
+  const content = (value as { content: unknown }).content;
+  return (
+    Array.isArray(content) &&
+    content.every((block) => typeof block === 'object' && block !== null && typeof block.type === 'string')
+  );
+}
+
+function serialize(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return safeStringify(value);
+  }
+}
+
+export function toCallToolResult(entry: ToolEntry, output: unknown): CallToolResult {
+  if (isCallToolResultShaped(output)) return output;
+  if (entry.kind === 'agent' && typeof (output as { text?: unknown } | undefined)?.text === 'string') {
+    return { content: [{ type: 'text', text: (output as { text: string }).text }] };
+  }
+  if (output === undefined) return { content: [] };
+  const result: CallToolResult = { content: [{ type: 'text', text: serialize(output) }] };
+  if (entry.definition.outputSchema) result.structuredContent = output as Record<string, unknown>;
+  return result;
+}
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,104 @@
+/**
+ * Turns whatever schema a tool was declared with (zod 3, zod 4, Standard Schema, plain JSON Schema,
+ * an AI SDK `jsonSchema()` wrapper) into the JSON Schema advertised on the wire plus a validator.
+ * Plain JSON Schema is validated as written (the SDK's Ajv-backed validator), never rewritten.
+ */
+import { standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
+import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+
+export type JsonSchema = Record<string, unknown>;
+export type ValidationOutcome = { value: unknown } | { issues: string[] };
+
+export interface NormalizedSchema {
+  json: JsonSchema;
+  validate(value: unknown): Promise<ValidationOutcome>;
+}
+
+interface StandardLike {
+  '~standard': {
+    validate(value: unknown): unknown;
+  };
+}
+
+interface AiSdkSchemaLike {
+  jsonSchema: JsonSchema;
+  validate?: (value: unknown) => { success: true; value: unknown } | { success: false; error: Error };
+}
+
+const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+
+const isObject = (value: unknown): value is Record<string | symbol, unknown> =>
+  typeof value === 'object' && value !== null;
+
+const isStandard = (value: unknown): value is StandardLike => isObject(value) && '~standard' in value;
+
+const isAiSdkSchema = (value: unknown): value is AiSdkSchemaLike =>
+  isObject(value) && (AI_SDK_SCHEMA in value || ('jsonSchema' in value && !('~standard' in value)));
+
+const isZod3 = (value: unknown): boolean =>
+  isObject(value) && '_def' in value && typeof value.parse === 'function';
+
+/** Formats Standard Schema issues as `path: message`, so errors name the offending field. */
+export function formatIssues(
+  issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }>,
+): string[] {
+  return issues.map((issue) => {
+    const path = (issue.path ?? [])
+      .map((segment) => (isObject(segment) && 'key' in segment ? String(segment.key) : String(segment)))
+      .join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+}
+
+async function runStandard(schema: StandardLike, value: unknown): Promise<ValidationOutcome> {
+  const result = (await schema['~standard'].validate(value)) as
+    | { value: unknown; issues?: undefined }
+    | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }> };
+  if (result.issues) return { issues: formatIssues(result.issues) };
+  return { value: (result as { value: unknown }).value };
+}
+
+function fromPlainJsonSchema(json: JsonSchema): NormalizedSchema {
+  const standard = fromJsonSchema(json as JsonSchemaType);
+  return { json, validate: (value) => runStandard(standard, value) };
+}
+
+/** Drops the draft marker converters add: the wire default (2020-12) reads these schemas the same. */
+function withoutDraftMarker(json: JsonSchema): JsonSchema {
+  const { $schema: _drop, ...rest } = json;
+  return rest;
+}
+
+export function normalizeSchema(schema: unknown): NormalizedSchema {
+  if (isAiSdkSchema(schema)) {
+    const json = schema.jsonSchema;
+    const check = schema.validate;
+    if (!check) return fromPlainJsonSchema(json);
+    return {
+      json,
+      validate: async (value) => {
+        const outcome = check(value);
+        return outcome.success ? { value: outcome.value } : { issues: [outcome.error.message] };
+      },
+    };
+  }
+  if (isStandard(schema) || isZod3(schema)) {
+    const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]);
+    const json = withoutDraftMarker(standardSchemaToJSONSchema(standard, { io: 'input' }) as JsonSchema);
+    return { json, validate: (value) => runStandard(standard as StandardLike, value) };
+  }
+  if (isObject(schema)) return fromPlainJsonSchema(schema as JsonSchema);
+  throw new TypeError('expected a zod, Standard Schema, JSON Schema or AI SDK schema');
+}
+
+/** Output schemas are advertised for `io: 'output'` (what the tool returns, after transforms). */
+export function outputJsonSchema(schema: unknown): JsonSchema {
+  if (isAiSdkSchema(schema)) return schema.jsonSchema as JsonSchema;
+  if (isStandard(schema) || isZod3(schema)) {
+    const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]);
+    return withoutDraftMarker(standardSchemaToJSONSchema(standard, { io: 'output' }) as JsonSchema);
+  }
+  return schema as JsonSchema;
+}
+
+export const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };

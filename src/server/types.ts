@@ -1,0 +1,119 @@
+/**
+ * Public configuration and callback types of MCPServer. Field names follow the reference page;
+ * the protocol shapes (Resource, Prompt, ...) are the SDK's own types re-exported.
+ */
+import type { MCPServerConfig as CoreMCPServerConfig } from '@mastra/core/mcp';
+import type {
+  CompleteResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  EventStore,
+  LoggingLevel,
+  Prompt,
+  PromptMessage,
+  Resource,
+  ResourceTemplateType,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+
+export type { ElicitResult, LoggingLevel, Prompt, PromptMessage, Resource };
+export type ResourceTemplate = ResourceTemplateType;
+
+/** Content returned for one resource: UTF-8 text or base64 blob, optionally with its own MIME type. */
+export type MCPServerResourceContent = ({ text?: string } | { blob?: string }) & { mimeType?: string };
+
+/** Values a completion callback may return: bare values, or the protocol's completion object. */
+export type MCPServerCompletion = string[] | CompleteResult['completion'];
+
+/** Passed to completion callbacks: the value typed so far and the arguments already resolved. */
+export interface MCPServerCompletionRequest {
+  /** Name of the argument (prompt) or variable (resource template) being completed. */
+  argument: { name: string; value: string };
+  /** Other arguments the client already filled in, when it sends them. */
+  context?: { arguments?: Record<string, string> };
+}
+
+export type MCPServerResources = {
+  listResources: () => Promise<Resource[]>;
+  getResourceContent: ({
+    uri,
+  }: {
+    uri: string;
+  }) => Promise<MCPServerResourceContent | MCPServerResourceContent[]>;
+  resourceTemplates?: () => Promise<ResourceTemplate[]>;
+  /** Argument completion for a resource template variable (`completion/complete` with a `ref/resource`). */
+  completeResourceTemplate?: (
+    request: MCPServerCompletionRequest & { uriTemplate: string },
+  ) => MCPServerCompletion | Promise<MCPServerCompletion>;
+};
+
+export type MCPServerPrompts = {
+  listPrompts: () => Promise<Prompt[]>;
+  getPromptMessages?: ({
+    name,
+    version,
+    args,
+  }: {
+    name: string;
+    version?: string;
+    // biome-ignore lint/suspicious/noExplicitAny: the reference types prompt arguments as any
+    args?: any;
+  }) => Promise<{ prompt: Prompt; messages: PromptMessage[] }>;
+  /** Argument completion for a prompt argument (`completion/complete` with a `ref/prompt`). */
+  completePromptArgument?: (
+    request: MCPServerCompletionRequest & { name: string },
+  ) => MCPServerCompletion | Promise<MCPServerCompletion>;
+};
+
+/** One MCP Apps (SEP-1865) UI resource. */
+export interface AppResource {
+  name: string;
+  description?: string;
+  html?: string;
+  htmlPath?: string;
+  meta?: Record<string, unknown>;
+}
+export type AppResources = Record<string, AppResource>;
+
+export interface MCPServerConfig extends CoreMCPServerConfig {
+  resources?: MCPServerResources;
+  prompts?: MCPServerPrompts;
+  appResources?: AppResources;
+}
+
+/** Options of `startHTTP()`. Session options govern legacy (2025-era) clients; 2026-07-28 has no sessions. */
+export interface StreamableHTTPServerTransportOptions {
+  serverless?: boolean;
+  serverlessStreaming?: boolean;
+  sessionIdGenerator?: (() => string) | undefined;
+  onsessioninitialized?: (sessionId: string) => void;
+  enableJsonResponse?: boolean;
+  eventStore?: EventStore;
+}
+
+/** The `extra` object tools receive as `context.mcp.extra` (and `requestContext.get('mcp.extra')`). */
+export interface MCPRequestExtra {
+  authInfo?: NonNullable<ServerContext['http']>['authInfo'];
+  sessionId?: string;
+  signal: AbortSignal;
+  requestId: string | number;
+  _meta?: Record<string, unknown>;
+  sendNotification: ServerContext['mcpReq']['notify'];
+  sendRequest: ServerContext['mcpReq']['send'];
+}
+
+/** What `context.mcp` holds inside a tool executed by MCPServer. */
+export interface MCPToolContext {
+  extra: MCPRequestExtra;
+  elicitation: {
+    sendRequest: (request: ElicitRequestFormParams | ElicitationRequest) => Promise<ElicitResult>;
+  };
+  log: (level: LoggingLevel, message: string, data?: Record<string, unknown>) => Promise<void>;
+  progress: (params: { progress: number; total?: number; message?: string }) => Promise<void>;
+}
+
+/** The reference page's shape: message plus a flat requested schema; `mode` defaults to form. */
+export interface ElicitationRequest {
+  message: string;
+  requestedSchema: ElicitRequestFormParams['requestedSchema'];
+}
