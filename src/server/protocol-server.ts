@@ -73,13 +73,11 @@ export async function runTool(
   }
 }
 
-function elicitFor(mode: ElicitationMode, ctx: ServerContext, toolName: string): Elicit {
+function elicitFor(mode: ElicitationMode, ctx: ServerContext): Elicit {
   if (mode === 'serverless') {
     return () =>
       Promise.reject(
-        new Error(
-          `Tool '${toolName}': elicitation needs a stateful session and is not available in serverless (stateless) mode`,
-        ),
+        new Error('elicitation needs a stateful session and is not available in serverless (stateless) mode'),
       );
   }
   return (request) =>
@@ -120,7 +118,7 @@ export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode):
       if (isInputRequiredResult(outcome)) return outcome;
       return server.projectCallToolResult(outcome as CallToolResult, entry.definition.outputSchema);
     }
-    const result = await start(elicitFor(mode, ctx, name));
+    const result = await start(elicitFor(mode, ctx));
     return server.projectCallToolResult(result, entry.definition.outputSchema);
   });
 
