@@ -118,3 +118,14 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Accepts every elicitation with the content `answer` gives for its message. */
+export function answerElicitations(
+  client: Client,
+  answer: (message: string) => Record<string, string | number | boolean>,
+): void {
+  client.setRequestHandler('elicitation/create', async (request) => ({
+    action: 'accept' as const,
+    content: answer(request.params.message),
+  }));
+}

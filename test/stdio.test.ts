@@ -1,6 +1,14 @@
-import type { Client, ElicitResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, type Era, eventually, isAlive, newClient, textOf } from './helpers.js';
+import {
+  answerElicitations,
+  connectStdio,
+  type Era,
+  eventually,
+  isAlive,
+  newClient,
+  textOf,
+} from './helpers.js';
 
 describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era) => {
   let client: Client;
@@ -20,11 +28,9 @@ describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era
         notifications.push(notification);
       });
     }
-    c.setRequestHandler('elicitation/create', async (request) => ({
-      action: 'accept',
-      content:
-        request.params.message === 'Confirm?' ? { ok: true } : { name: 'Ada', email: 'ada@example.com' },
-    }));
+    answerElicitations(c, (message) =>
+      message === 'Confirm?' ? { ok: true } : { name: 'Ada', email: 'ada@example.com' },
+    );
     ({ client, pid } = await connectStdio(era, c));
   });
 
