@@ -28,8 +28,10 @@ describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era
         notifications.push(notification);
       });
     }
-    answerElicitations(c, (message) =>
-      message === 'Confirm?' ? { ok: true } : { name: 'Ada', email: 'ada@example.com' },
+    answerElicitations(
+      c,
+      (message): Record<string, string | boolean> =>
+        message === 'Confirm?' ? { ok: true } : { name: 'Ada', email: 'ada@example.com' },
     );
     ({ client, pid } = await connectStdio(era, c));
   });
