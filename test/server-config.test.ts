@@ -1,0 +1,289 @@
+import { Agent } from '@mastra/core/agent';
+import { ConsoleLogger } from '@mastra/core/logger';
+import { Mastra } from '@mastra/core/mastra';
+import { createTool } from '@mastra/core/tools';
+import { createStep, createWorkflow } from '@mastra/core/workflows';
+import { MockLanguageModelV2 } from 'ai/test';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { MCPServer } from '../src/index.js';
+import {
+  contextTool,
+  doublerWorkflow,
+  fullConfig,
+  helperAgent,
+  mockModel,
+  weatherTool,
+} from './fixtures/tools.js';
+import { connectHttp, newClient, serveHttp, textOf } from './helpers.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+describe('MCPServer construction', () => {
+  it('keeps registry metadata and applies the documented defaults', () => {
+    const before = Date.now();
+    const server = new MCPServer({
+      id: 'My Server',
+      name: 'My Server',
+      version: '2.0.0',
+      description: 'Does things',
+      tools: { weatherTool },
+      repository: { url: 'https://example.com/repo', source: 'github', id: 'r1' },
+      packageCanonical: 'npm',
+      packages: [{ registry_name: 'npm', name: 'my-server', version: '2.0.0' }],
+      remotes: [{ transport_type: 'streamable', url: 'https://example.com/mcp' }],
+    });
+    expect(server.id).toBe('my-server');
+    const info = server.getServerInfo();
+    expect(info).toMatchObject({
+      id: 'my-server',
+      name: 'My Server',
+      description: 'Does things',
+      repository: { source: 'github' },
+      version_detail: { version: '2.0.0', is_latest: true },
+    });
+    expect(Date.parse(info.version_detail.release_date)).toBeGreaterThanOrEqual(before - 1);
+    expect(server.getServerDetail()).toMatchObject({
+      package_canonical: 'npm',
+      packages: [{ name: 'my-server' }],
+      remotes: [{ transport_type: 'streamable' }],
+    });
+    const pinned = new MCPServer({
+      name: 'x',
+      version: '1',
+      tools: {},
+      releaseDate: '2026-01-01T00:00:00Z',
+      isLatest: false,
+    });
+    expect(pinned.getServerInfo().version_detail).toEqual({
+      version: '1',
+      release_date: '2026-01-01T00:00:00Z',
+      is_latest: false,
+    });
+  });
+
+  it('stores the options whose behaviour comes later', () => {
+    const mapAuthInfoToUser = () => ({ id: 'u' });
+    const server = new MCPServer({
+      name: 'x',
+      version: '1',
+      tools: {},
+      mapAuthInfoToUser,
+      fga: { permissionMapping: { 'tools:execute': 'read' } },
+      appResources: { 'ui://calc/main': { name: 'Calculator', html: '<p>hi</p>' } },
+    });
+    expect(server.mapAuthInfoToUser).toBe(mapAuthInfoToUser);
+    expect(server.fga?.permissionMapping).toEqual({ 'tools:execute': 'read' });
+    expect(server.appResources?.['ui://calc/main']?.name).toBe('Calculator');
+  });
+
+  it('refuses an agent or a workflow without a description, naming it', () => {
+    const bare = new Agent({ id: 'bare', name: 'Bare', instructions: 'x', model: mockModel('x') });
+    expect(() => new MCPServer({ name: 'x', version: '1', tools: {}, agents: { bare } })).toThrow(
+      /Agent 'Bare'.*'bare'.*non-empty description.*ask_bare/,
+    );
+    const step = createStep({
+      id: 's',
+      inputSchema: z.object({}),
+      outputSchema: z.object({}),
+      execute: async () => ({}),
+    });
+    const silent = createWorkflow({ id: 'silent', inputSchema: z.object({}), outputSchema: z.object({}) })
+      .then(step)
+      .commit();
+    expect(() => new MCPServer({ name: 'x', version: '1', tools: {}, workflows: { silent } })).toThrow(
+      /Workflow 'silent'.*non-empty description.*run_silent/,
+    );
+  });
+
+  it('refuses a tool that is not a tool object, naming it', () => {
+    expect(() => new MCPServer({ name: 'x', version: '1', tools: { broken: 42 as never } })).toThrow(
+      /Tool 'broken'/,
+    );
+  });
+
+  it('lets explicit tools win name collisions and skips the derived tool with a logged warning', () => {
+    const warn = vi.spyOn(ConsoleLogger.prototype, 'warn');
+    try {
+      const explicit = createTool({
+        id: 'explicit',
+        description: 'I am explicit',
+        execute: async () => 'explicit',
+      });
+      const server = new MCPServer({
+        name: 'x',
+        version: '1',
+        tools: { ask_helper: explicit, run_doubler: weatherTool },
+        agents: { helper: helperAgent },
+        workflows: { doubler: doublerWorkflow },
+      });
+      expect(server.getToolInfo('ask_helper')).toMatchObject({ description: 'I am explicit' });
+      expect(server.getToolInfo('ask_helper')?.toolType).toBeUndefined();
+      expect(server.getToolInfo('run_doubler')?.toolType).toBeUndefined();
+      const messages = warn.mock.calls.map((call) => String(call[0]));
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/Agent 'helper'.*'ask_helper'.*explicitly defined tool.*skipping/),
+          expect.stringMatching(/Workflow 'doubler'.*'run_doubler'.*explicitly defined tool.*skipping/),
+        ]),
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('describes tools with getToolListInfo/getToolInfo and runs them with executeTool', async () => {
+    const server = new MCPServer(fullConfig());
+    const list = server.getToolListInfo().tools;
+    expect(list.find((t) => t.name === 'ask_helper')).toMatchObject({ toolType: 'agent' });
+    expect(server.getToolInfo('weatherTool')).toMatchObject({
+      name: 'weatherTool',
+      description: 'Gets the current weather for a location.',
+      inputSchema: { type: 'object', properties: { location: { type: 'string' } } },
+      _meta: { team: 'weather' },
+    });
+    expect(server.getToolInfo('missing')).toBeUndefined();
+    expect(await server.executeTool('weatherTool', { location: 'Kyiv' })).toEqual({
+      location: 'Kyiv',
+      forecast: 'Weather in Kyiv is sunny.',
+    });
+    expect(await server.executeTool('run_doubler', { value: 5 })).toMatchObject({ result: { doubled: 10 } });
+    expect(await server.executeTool('ask_helper', { message: 'hi' }, { toolCallId: 'c1' })).toMatchObject({
+      text: 'The answer is 42.',
+    });
+    await expect(server.executeTool('missing', {})).rejects.toThrow(/Tool 'missing' not found on MCP server/);
+    await expect(server.executeTool('weatherTool', { location: 1 })).rejects.toThrow(
+      /weatherTool.*location/s,
+    );
+  });
+
+  it('registers with a Mastra instance', () => {
+    const server = new MCPServer({
+      id: 'registered',
+      name: 'Registered',
+      version: '1',
+      tools: { weatherTool },
+    });
+    const mastra = new Mastra({ mcpServers: { registered: server }, logger: false });
+    expect(mastra.getMCPServerById('registered')).toBe(server);
+    expect(server.mastra).toBe(mastra);
+  });
+});
+
+describe('schemas', () => {
+  it('advertises and validates zod 4, JSON Schema and Standard Schema inputs', async () => {
+    const standard = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand-made',
+        validate: (value: unknown) =>
+          typeof (value as { n?: unknown })?.n === 'number'
+            ? { value }
+            : { issues: [{ message: 'must be a number', path: ['n'] }] },
+        jsonSchema: {
+          input: () => ({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }),
+          output: () => ({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }),
+        },
+      },
+    };
+    const server = new MCPServer({
+      name: 'schemas',
+      version: '1',
+      tools: {
+        standardTool: createTool({
+          id: 'standardTool',
+          description: 'Standard Schema input',
+          inputSchema: standard as never,
+          execute: async (input) => input,
+        }),
+        jsonTool: createTool({
+          id: 'jsonTool',
+          description: 'JSON Schema input',
+          inputSchema: {
+            type: 'object',
+            properties: { s: { type: 'string', minLength: 2 } },
+            required: ['s'],
+          } as never,
+          execute: async (input) => input,
+        }),
+      },
+    });
+    const http = await serveHttp(server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const client = await connectHttp(http.mcpUrl, 'modern');
+    cleanups.push(() => client.close());
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'standardTool')?.inputSchema).toMatchObject({
+      properties: { n: { type: 'number' } },
+    });
+    expect(tools.find((t) => t.name === 'jsonTool')?.inputSchema).toMatchObject({
+      properties: { s: { type: 'string', minLength: 2 } },
+    });
+    expect(textOf(await client.callTool({ name: 'standardTool', arguments: { n: 4 } }))).toBe('{"n":4}');
+    const bad = await client.callTool({ name: 'standardTool', arguments: { n: 'four' } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('n');
+    expect((await client.callTool({ name: 'jsonTool', arguments: { s: 'x' } })).isError).toBe(true);
+    expect(textOf(await client.callTool({ name: 'jsonTool', arguments: { s: 'xy' } }))).toBe('{"s":"xy"}');
+  });
+});
+
+describe('agents see the MCP request', () => {
+  it('exposes mcp.extra through requestContext to tools an agent calls', async () => {
+    let calls = 0;
+    const model = new MockLanguageModelV2({
+      doGenerate: async (options) => {
+        calls++;
+        if (calls === 1) {
+          return {
+            rawCall: { rawPrompt: null, rawSettings: {} },
+            finishReason: 'tool-calls',
+            usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+            content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'contextTool', input: '{}' }],
+            warnings: [],
+          };
+        }
+        const toolMessage = options.prompt.find((message) => message.role === 'tool');
+        const part = toolMessage?.content[0] as { output?: { value?: unknown } } | undefined;
+        return {
+          rawCall: { rawPrompt: null, rawSettings: {} },
+          finishReason: 'stop',
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          content: [{ type: 'text', text: JSON.stringify(part?.output?.value) }],
+          warnings: [],
+        };
+      },
+    });
+    const agent = new Agent({
+      id: 'inspector',
+      name: 'Inspector',
+      description: 'Inspects the request.',
+      instructions: 'Call contextTool.',
+      model,
+      tools: { contextTool },
+    });
+    const server = new MCPServer({ name: 'agents', version: '1', tools: {}, agents: { inspector: agent } });
+    const http = await serveHttp(server, {
+      before: (req) => {
+        req.auth = { token: 'agent-token', clientId: 'c', scopes: [] };
+      },
+    });
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const client = await connectHttp(http.mcpUrl, 'legacy', newClient('legacy'));
+    cleanups.push(() => client.close());
+    const answer = await client.callTool({ name: 'ask_inspector', arguments: { message: 'who am I?' } });
+    const seen = JSON.parse(textOf(answer));
+    expect(seen.authInfo).toMatchObject({ token: 'agent-token' });
+    expect(seen.sessionId).toBe((client.transport as { sessionId?: string }).sessionId);
+    expect(calls).toBe(2);
+  });
+});
