@@ -1,0 +1,524 @@
+/**
+ * Fixture for the official MCP conformance suite (`@modelcontextprotocol/conformance`): an
+ * MCPServer exposing the tools, resources, resource templates, prompts and completions that the
+ * suite's server scenarios call by name, served over Streamable HTTP at `/mcp` on 127.0.0.1.
+ *
+ * Everything here uses MCPServer's public API only, the way a Mastra application would; nothing
+ * works around MCPServer behaviour. `conformance/run.sh` starts it and runs the suite against it.
+ *
+ * Environment: `PORT` (default 0 = ephemeral), `CONFORMANCE_READY_FILE` (the served URL is
+ * written there once the server listens).
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTool } from '@mastra/core/tools';
+import { z } from 'zod';
+import {
+  type ElicitationRequest,
+  MCPServer,
+  type MCPServerPrompts,
+  type MCPServerResources,
+  type MCPToolContext,
+} from '../src/index.js';
+
+/** A 1x1 red pixel. */
+const RED_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** A valid 8 kHz, 8-bit mono WAV file holding 8 samples of silence. */
+function silentWav(): string {
+  const samples = 8;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16); // fmt chunk size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24); // sample rate
+  header.writeUInt32LE(8000, 28); // byte rate
+  header.writeUInt16LE(1, 32); // block align
+  header.writeUInt16LE(8, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, Buffer.alloc(samples, 0x80)]).toString('base64');
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The MCP half of a tool's execution context, which MCPServer always provides. */
+function mcpOf(context: unknown): MCPToolContext {
+  const mcp = (context as { mcp?: MCPToolContext } | undefined)?.mcp;
+  if (!mcp) throw new Error('this tool must be called through MCP');
+  return mcp;
+}
+
+const noArguments = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// Tools (scenarios tools-*, elicitation-*, json-schema-2020-12, server-sse-*)
+// ---------------------------------------------------------------------------------------------
+
+const test_simple_text = createTool({
+  id: 'test_simple_text',
+  description: 'Returns a simple text response',
+  inputSchema: noArguments,
+  execute: async () => ({
+    content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+  }),
+});
+
+const test_image_content = createTool({
+  id: 'test_image_content',
+  description: 'Returns image content (a 1x1 red PNG)',
+  inputSchema: noArguments,
+  execute: async () => ({
+    content: [{ type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' }],
+  }),
+});
+
+const test_audio_content = createTool({
+  id: 'test_audio_content',
+  description: 'Returns audio content (a short silent WAV)',
+  inputSchema: noArguments,
+  execute: async () => ({
+    content: [{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }],
+  }),
+});
+
+const test_embedded_resource = createTool({
+  id: 'test_embedded_resource',
+  description: 'Returns an embedded resource',
+  inputSchema: noArguments,
+  execute: async () => ({
+    content: [
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
+    ],
+  }),
+});
+
+const test_multiple_content_types = createTool({
+  id: 'test_multiple_content_types',
+  description: 'Returns text, image and embedded resource content together',
+  inputSchema: noArguments,
+  execute: async () => ({
+    content: [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        },
+      },
+    ],
+  }),
+});
+
+const test_tool_with_logging = createTool({
+  id: 'test_tool_with_logging',
+  description: 'Sends three info log notifications while it runs',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    await mcp.log('info', 'Tool execution started');
+    await sleep(50);
+    await mcp.log('info', 'Tool processing data');
+    await sleep(50);
+    await mcp.log('info', 'Tool execution completed');
+    return 'Tool with logging executed successfully';
+  },
+});
+
+const test_error_handling = createTool({
+  id: 'test_error_handling',
+  description: 'Always fails',
+  inputSchema: noArguments,
+  execute: async () => {
+    throw new Error('This tool intentionally returns an error for testing');
+  },
+});
+
+const test_tool_with_progress = createTool({
+  id: 'test_tool_with_progress',
+  description: 'Reports progress 0, 50 and 100 of 100 when the request carries a progress token',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    await mcp.progress({ progress: 0, total: 100, message: 'Starting' });
+    await sleep(50);
+    await mcp.progress({ progress: 50, total: 100, message: 'Halfway' });
+    await sleep(50);
+    await mcp.progress({ progress: 100, total: 100, message: 'Done' });
+    return 'Tool with progress executed successfully';
+  },
+});
+
+const test_sampling = createTool({
+  id: 'test_sampling',
+  description: 'Asks the client to sample an LLM completion for the prompt',
+  inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+  execute: async ({ prompt }, context) => {
+    const result = await mcpOf(context).extra.sendRequest({
+      method: 'sampling/createMessage',
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+        maxTokens: 100,
+      },
+    });
+    const content = Array.isArray(result.content) ? result.content : [result.content];
+    const text = content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
+    return { content: [{ type: 'text', text: `LLM response: ${text}` }] };
+  },
+});
+
+async function elicit(context: unknown, request: ElicitationRequest): Promise<string> {
+  const result = await mcpOf(context).elicitation.sendRequest(request);
+  return `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
+}
+
+const test_elicitation = createTool({
+  id: 'test_elicitation',
+  description: 'Asks the user for a username and email address',
+  inputSchema: z.object({ message: z.string().describe('The message to show the user') }),
+  execute: async ({ message }, context) => {
+    const result = await mcpOf(context).elicitation.sendRequest({
+      message,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          username: { type: 'string', description: "User's response" },
+          email: { type: 'string', description: "User's email address" },
+        },
+        required: ['username', 'email'],
+      },
+    });
+    return `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
+  },
+});
+
+const test_elicitation_sep1034_defaults = createTool({
+  id: 'test_elicitation_sep1034_defaults',
+  description: 'Elicits a form whose fields all carry default values (SEP-1034)',
+  inputSchema: noArguments,
+  execute: async (_input, context) =>
+    elicit(context, {
+      message: 'Please review and update the form fields with defaults',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'User name', default: 'John Doe' },
+          age: { type: 'integer', description: 'User age', default: 30 },
+          score: { type: 'number', description: 'User score', default: 95.5 },
+          status: {
+            type: 'string',
+            description: 'User status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
+          },
+          verified: { type: 'boolean', description: 'Verification status', default: true },
+        },
+        required: [],
+      },
+    }),
+});
+
+const test_elicitation_sep1330_enums = createTool({
+  id: 'test_elicitation_sep1330_enums',
+  description: 'Elicits a form with all five enum schema variants (SEP-1330)',
+  inputSchema: noArguments,
+  execute: async (_input, context) =>
+    elicit(context, {
+      message: 'Please select options from the enum fields',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          untitledSingle: {
+            type: 'string',
+            description: 'Select one option',
+            enum: ['option1', 'option2', 'option3'],
+          },
+          titledSingle: {
+            type: 'string',
+            description: 'Select one option with titles',
+            oneOf: [
+              { const: 'value1', title: 'First Option' },
+              { const: 'value2', title: 'Second Option' },
+              { const: 'value3', title: 'Third Option' },
+            ],
+          },
+          legacyEnum: {
+            type: 'string',
+            description: 'Select one option (legacy)',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Select multiple options',
+            minItems: 1,
+            maxItems: 3,
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
+          titledMulti: {
+            type: 'array',
+            description: 'Select multiple options with titles',
+            minItems: 1,
+            maxItems: 3,
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First Choice' },
+                { const: 'value2', title: 'Second Choice' },
+                { const: 'value3', title: 'Third Choice' },
+              ],
+            },
+          },
+        },
+        required: [],
+      },
+    }),
+});
+
+/** Declared the way a Mastra user declares a tool from JSON Schema: `createTool` with the schema itself. */
+const json_schema_2020_12_tool = createTool({
+  id: 'json_schema_2020_12_tool',
+  description: 'Tool with JSON Schema 2020-12 features',
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: {
+      address: {
+        type: 'object',
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
+      },
+    },
+    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    additionalProperties: false,
+  } as unknown as z.ZodType<{ name?: string; address?: { street?: string; city?: string } }>,
+  execute: async (input) => ({
+    content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with ${JSON.stringify(input)}` }],
+  }),
+});
+
+/**
+ * Used by `server-sse-polling`, which wants the tool to close its SSE stream mid-call so the
+ * client resumes with Last-Event-ID. MCPServer gives tools no handle on the HTTP stream, so this
+ * one only takes a moment and answers on the stream it was called on.
+ */
+const test_reconnection = createTool({
+  id: 'test_reconnection',
+  description: 'Takes a moment, then answers (the suite expects it to close the SSE stream mid-call)',
+  inputSchema: noArguments,
+  execute: async () => {
+    await sleep(100);
+    return 'Reconnection test completed successfully';
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resources (scenarios resources-*)
+// ---------------------------------------------------------------------------------------------
+
+const TEMPLATE = /^test:\/\/template\/([^/]+)\/data$/;
+
+const resources: MCPServerResources = {
+  listResources: async () => [
+    {
+      uri: 'test://static-text',
+      name: 'Static Text Resource',
+      description: 'A static text resource for testing',
+      mimeType: 'text/plain',
+    },
+    {
+      uri: 'test://static-binary',
+      name: 'Static Binary Resource',
+      description: 'A static binary resource (1x1 PNG) for testing',
+      mimeType: 'image/png',
+    },
+    {
+      uri: 'test://watched-resource',
+      name: 'Watched Resource',
+      description: 'A resource clients may subscribe to',
+      mimeType: 'text/plain',
+    },
+  ],
+  getResourceContent: async ({ uri }) => {
+    if (uri === 'test://static-text') return { text: 'This is the content of the static text resource.' };
+    if (uri === 'test://static-binary') return { blob: RED_PIXEL_PNG };
+    if (uri === 'test://watched-resource') return { text: 'Watched resource content' };
+    const match = TEMPLATE.exec(uri);
+    if (match) {
+      const id = decodeURIComponent(match[1] as string);
+      return {
+        mimeType: 'application/json',
+        text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+      };
+    }
+    throw new Error(`Unknown resource: ${uri}`);
+  },
+  resourceTemplates: async () => [
+    {
+      uriTemplate: 'test://template/{id}/data',
+      name: 'Template Resource',
+      description: 'A resource template with an id parameter',
+      mimeType: 'application/json',
+    },
+  ],
+  completeResourceTemplate: ({ argument }) =>
+    ['1', '2', '3', '123'].filter((id) => id.startsWith(argument.value)),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Prompts and completion (scenarios prompts-*, completion-complete)
+// ---------------------------------------------------------------------------------------------
+
+const prompts: MCPServerPrompts = {
+  listPrompts: async () => [
+    { name: 'test_simple_prompt', description: 'A simple prompt without arguments' },
+    {
+      name: 'test_prompt_with_arguments',
+      description: 'A prompt with two required arguments',
+      arguments: [
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ],
+    },
+    {
+      name: 'test_prompt_with_embedded_resource',
+      description: 'A prompt that embeds a resource',
+      arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    },
+    { name: 'test_prompt_with_image', description: 'A prompt that includes an image' },
+  ],
+  getPromptMessages: async ({ name, args }) => {
+    const listed = await prompts.listPrompts();
+    const prompt = listed.find((p) => p.name === name);
+    if (!prompt) throw new Error(`Unknown prompt: ${name}`);
+    switch (name) {
+      case 'test_simple_prompt':
+        return {
+          prompt,
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+          ],
+        };
+      case 'test_prompt_with_arguments':
+        return {
+          prompt,
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text: `Prompt with arguments: arg1='${args?.arg1}', arg2='${args?.arg2}'`,
+              },
+            },
+          ],
+        };
+      case 'test_prompt_with_embedded_resource':
+        return {
+          prompt,
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'resource',
+                resource: {
+                  uri: String(args?.resourceUri),
+                  mimeType: 'text/plain',
+                  text: 'Embedded resource content for testing.',
+                },
+              },
+            },
+            { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+          ],
+        };
+      default:
+        return {
+          prompt,
+          messages: [
+            { role: 'user', content: { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' } },
+            { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+          ],
+        };
+    }
+  },
+  completePromptArgument: ({ name, argument }) => {
+    if (name !== 'test_prompt_with_arguments') return [];
+    return ['paris', 'park', 'party', 'test', 'testing', 'tested'].filter((word) =>
+      word.startsWith(argument.value),
+    );
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Server
+// ---------------------------------------------------------------------------------------------
+
+const mcp = new MCPServer({
+  id: 'mastra-mcp-conformance',
+  name: 'mastra-mcp-conformance',
+  version: '1.0.0',
+  description: 'MCPServer fixture for the MCP conformance suite',
+  tools: {
+    test_simple_text,
+    test_image_content,
+    test_audio_content,
+    test_embedded_resource,
+    test_multiple_content_types,
+    test_tool_with_logging,
+    test_error_handling,
+    test_tool_with_progress,
+    test_sampling,
+    test_elicitation,
+    test_elicitation_sep1034_defaults,
+    test_elicitation_sep1330_enums,
+    json_schema_2020_12_tool,
+    test_reconnection,
+  },
+  resources,
+  prompts,
+});
+
+const HTTP_PATH = '/mcp';
+
+const http = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  mcp.startHTTP({ url, httpPath: HTTP_PATH, req, res }).catch((error: unknown) => {
+    console.error('startHTTP failed:', error);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('Internal server error');
+  });
+});
+
+http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = http.address() as AddressInfo;
+  const served = `http://127.0.0.1:${port}${HTTP_PATH}`;
+  if (process.env.CONFORMANCE_READY_FILE) writeFileSync(process.env.CONFORMANCE_READY_FILE, `${served}\n`);
+  console.log(`conformance fixture listening on ${served}`);
+});
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  console.log(`conformance fixture: ${signal}, closing`);
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeAllConnections();
+  await mcp.close();
+  await closed;
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
