@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   answerElicitations,
   connectStdio,
@@ -127,6 +128,25 @@ describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era
     expect(completion.completion.values).toEqual(['1', '10']);
     const prompt = await client.getPrompt({ name: 'analyze-code', arguments: { code: 'let x' } });
     expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Analyze this code: let x' });
+    const promptResult = z.looseObject({ description: z.string(), messages: z.array(z.unknown()) });
+    const v2 = await client.request(
+      { method: 'prompts/get', params: { name: 'analyze-code', version: 'v2', arguments: { code: 'y' } } },
+      promptResult,
+    );
+    expect(v2.description).toBe('Analyze code (new logic)');
+    expect(v2.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Analyze this code with the new logic: y' } },
+    ]);
+    await expect(
+      client.request(
+        { method: 'prompts/get', params: { name: 'analyze-code', version: 'v9', arguments: { code: 'y' } } },
+        promptResult,
+      ),
+    ).rejects.toThrow("Prompt 'analyze-code' has no version 'v9' (available: v1, v2)");
+    await expect(client.getPrompt({ name: 'analyze-code', arguments: {} })).rejects.toThrow(
+      "Prompt 'analyze-code' is missing required argument: code",
+    );
+    await expect(client.getPrompt({ name: 'nope' })).rejects.toThrow("Prompt 'nope' not found");
   });
 
   it('delivers server notifications to the connected client', async () => {

@@ -16,6 +16,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
 import type { ResourceHandlers } from './resources.js';
@@ -23,6 +24,12 @@ import type { SuspendedCalls } from './suspended-calls.js';
 import { type Elicit, mcpRequestContext, toolContext } from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
+
+const promptGetParams = z.looseObject({
+  name: z.string(),
+  version: z.string().optional(),
+  arguments: z.record(z.string(), z.string()).optional(),
+});
 
 /** Shared state every instance reads. */
 export interface ProtocolHost {
@@ -140,11 +147,10 @@ export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode):
   }
   if (prompts) {
     server.setRequestHandler('prompts/list', () => prompts.list());
-    server.setRequestHandler('prompts/get', (request) => {
-      const params = request.params as typeof request.params & { version?: unknown };
-      const version = typeof params.version === 'string' ? params.version : undefined;
-      return prompts.get(params.name, version, params.arguments);
-    });
+    // A schema of our own: the SDK's strict one would drop `version`, which selects the prompt.
+    server.setRequestHandler('prompts/get', { params: promptGetParams }, (params) =>
+      prompts.get(params.name, params.version, params.arguments),
+    );
   }
   if (resources || prompts) {
     server.setRequestHandler('completion/complete', (request) => {
