@@ -5,7 +5,7 @@
 #   npm run conformance            (or: bash conformance/run.sh)
 #
 # The fixture runs on the machine's Node (via tsx); the suite's runner needs Node >= 22 and runs
-# on the binary of the `node` devDependency. Results (checks.json per scenario, runner and server
+# on a Node 22 binary this script installs from the npm registry on first use. Results (checks.json per scenario, runner and server
 # logs) go to .conformance/ (git-ignored). Exits non-zero only when a scenario fails that
 # conformance/expected-failures.yml does not list.
 #
@@ -15,36 +15,26 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-RUNNER_NODE=node_modules/node/bin/node
 SUITE=node_modules/@modelcontextprotocol/conformance/dist/index.js
 SUITE_VERSION=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' node_modules/@modelcontextprotocol/conformance/package.json 2>/dev/null | head -n 1)
 EXPECTED=conformance/expected-failures.yml
 OUT=.conformance
 SCENARIO_TIMEOUT=${CONFORMANCE_TIMEOUT:-120}
 
-# The machine's node: `npm run` puts node_modules/.bin first on PATH, and the `node` devDependency
-# links node_modules/.bin/node to Node 22, so skip every PATH entry inside node_modules.
-find_host_node() {
-  local dir
-  local -a dirs
-  IFS=: read -r -a dirs <<<"$PATH"
-  for dir in "${dirs[@]}"; do
-    case "$dir" in */node_modules/* | */node_modules) continue ;; esac
-    if [[ -x "$dir/node" ]]; then
-      echo "$dir/node"
-      return 0
-    fi
-  done
-  return 1
-}
-HOST_NODE=${HOST_NODE:-$(find_host_node || true)}
-
-if [[ -z "$HOST_NODE" ]]; then
-  echo "conformance: no node outside node_modules on PATH for the fixture server" >&2
-  exit 2
+# The suite's runner needs Node >= 22 while the project runs on Node 20: install the `node` npm
+# package (a Node binary from the registry) into a git-ignored folder of its own, so it never
+# shadows the project's node through node_modules/.bin.
+RUNNER_NODE_VERSION=22.23.3
+RUNNER_PREFIX=.cache/node-$RUNNER_NODE_VERSION
+RUNNER_NODE=$RUNNER_PREFIX/node_modules/node/bin/node
+HOST_NODE=${HOST_NODE:-node}
+if [[ ! -x "$RUNNER_NODE" ]]; then
+  echo "conformance: installing node@$RUNNER_NODE_VERSION for the suite's runner into $RUNNER_PREFIX" >&2
+  npm install --prefix "$RUNNER_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
+    "node@$RUNNER_NODE_VERSION" >&2
 fi
-if [[ ! -x "$RUNNER_NODE" || ! -f "$SUITE" ]]; then
-  echo "conformance: $RUNNER_NODE or $SUITE is missing; run 'npm ci' (the node@22 devDependency installs its binary in a preinstall script)" >&2
+if [[ ! -f "$SUITE" ]]; then
+  echo "conformance: $SUITE is missing; run 'npm ci' first" >&2
   exit 2
 fi
 runner_major=$("$RUNNER_NODE" -p 'process.versions.node.split(".")[0]')

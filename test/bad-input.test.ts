@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { createTool } from '@mastra/core/tools';
 import { ProtocolError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -228,5 +229,81 @@ describe('bad input over stdio', () => {
     const list = await eventually('the list reply', () => replies.find((r) => r.id === 3));
     expect((list.result as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
     expect(isAlive(child.pid as number)).toBe(true);
+  });
+});
+
+/** node:http, because fetch does not let a caller choose the Host header. */
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        // An accepted SSE GET stays open: the status and first bytes are enough.
+        if (res.headers['content-type']?.includes('text/event-stream')) res.destroy();
+      });
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('DNS rebinding protection', () => {
+  const discover = modernRequest('server/discover');
+  const modernHeaders = { ...MODERN_HEADERS, 'mcp-method': 'server/discover' };
+
+  it('refuses foreign Host and Origin headers on a loopback listener, on every HTTP transport', async () => {
+    const { http } = await setup();
+    for (const path of ['/mcp', '/sse', '/hono/sse']) {
+      const method = path === '/mcp' ? 'POST' : 'GET';
+      const body = path === '/mcp' ? discover : undefined;
+      const evilHost = await rawRequest(
+        `${http.base}${path}`,
+        method,
+        { ...modernHeaders, host: 'evil.example.com' },
+        body,
+      );
+      expect(evilHost.status).toBe(403);
+      expect(evilHost.text).toContain('evil.example.com');
+      const evilOrigin = await rawRequest(
+        `${http.base}${path}`,
+        method,
+        { ...modernHeaders, origin: 'http://evil.example.com' },
+        body,
+      );
+      expect(evilOrigin.status).toBe(403);
+      const local = await rawRequest(
+        `${http.base}${path}`,
+        method,
+        { ...modernHeaders, origin: 'http://localhost:3000' },
+        body,
+      );
+      expect(local.status).toBe(200);
+    }
+  });
+
+  it('accepts the hosts a deployment allows explicitly', async () => {
+    const server = new MCPServer(fullConfig());
+    const http = await serveHttp(server, { options: { allowedHosts: ['mcp.example.com'] } });
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const allowed = await rawRequest(
+      http.mcpUrl.href,
+      'POST',
+      { ...modernHeaders, host: 'mcp.example.com' },
+      discover,
+    );
+    expect(allowed.status).toBe(200);
+    const refused = await rawRequest(http.mcpUrl.href, 'POST', modernHeaders, discover);
+    expect(refused.status).toBe(403);
   });
 });

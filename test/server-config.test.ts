@@ -173,6 +173,15 @@ describe('MCPServer construction', () => {
   });
 });
 
+const DRAFT_2020_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: { address: { type: 'object', properties: { street: { type: 'string' } }, required: ['street'] } },
+  properties: { address: { $ref: '#/$defs/address' } },
+  required: ['address'],
+  additionalProperties: false,
+};
+
 describe('schemas', () => {
   it('advertises and validates zod 4, JSON Schema and Standard Schema inputs', async () => {
     const standard = {
@@ -197,6 +206,12 @@ describe('schemas', () => {
           id: 'standardTool',
           description: 'Standard Schema input',
           inputSchema: standard as never,
+          execute: async (input) => input,
+        }),
+        draft2020Tool: createTool({
+          id: 'draft2020Tool',
+          description: 'A 2020-12 schema with $defs, kept exactly as declared',
+          inputSchema: DRAFT_2020_SCHEMA as never,
           execute: async (input) => input,
         }),
         jsonTool: createTool({
@@ -225,6 +240,10 @@ describe('schemas', () => {
     expect(tools.find((t) => t.name === 'jsonTool')?.inputSchema).toMatchObject({
       properties: { s: { type: 'string', minLength: 2 } },
     });
+    expect(tools.find((t) => t.name === 'draft2020Tool')?.inputSchema).toEqual(DRAFT_2020_SCHEMA);
+    const ref = await client.callTool({ name: 'draft2020Tool', arguments: { address: { street: 1 } } });
+    expect(ref.isError).toBe(true);
+    expect(textOf(ref)).toContain('street');
     expect(textOf(await client.callTool({ name: 'standardTool', arguments: { n: 4 } }))).toBe('{"n":4}');
     const bad = await client.callTool({ name: 'standardTool', arguments: { n: 'four' } });
     expect(bad.isError).toBe(true);

@@ -34,6 +34,8 @@ import { ResourceHandlers } from './resources.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import type { ToolEntry } from './tool-entry.js';
 import { type HonoSSETransportOptions, HonoSseEndpoint, type SSETransport } from './transports/hono-sse.js';
+import { hostGuardRejection } from './transports/host-guard.js';
+import { sendJsonRpcError } from './transports/node-http.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
 import type { AppResources, MCPServerConfig, StreamableHTTPServerTransportOptions } from './types.js';
@@ -255,6 +257,11 @@ export class MCPServer extends MCPServerBase {
       });
     }
     const { req, res } = options;
+    const rejection = hostGuardRejection(req, options);
+    if (rejection) {
+      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
+      return undefined;
+    }
     const app = new Hono();
     app.all('*', (context) =>
       this.honoSse.handle({

@@ -17,6 +17,7 @@ export interface NormalizedSchema {
 interface StandardLike {
   '~standard': {
     validate(value: unknown): unknown;
+    jsonSchema?: Partial<Record<'input' | 'output', (options: { target: string }) => JsonSchema>>;
   };
 }
 
@@ -60,13 +61,38 @@ async function runStandard(schema: StandardLike, value: unknown): Promise<Valida
 
 function fromPlainJsonSchema(json: JsonSchema): NormalizedSchema {
   const standard = fromJsonSchema(json as JsonSchemaType);
-  return { json, validate: (value) => runStandard(standard, value) };
+  return { json, validate: (value) => runStandard(standard as unknown as StandardLike, value) };
 }
 
-/** Drops the draft marker converters add: the wire default (2020-12) reads these schemas the same. */
-function withoutDraftMarker(json: JsonSchema): JsonSchema {
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * Keeps a `$schema` marker only when it says 2020-12: that is the wire default, and the other
+ * markers converters stamp (draft-07, 2019-09) describe output that reads the same under 2020-12.
+ */
+function keepOnly2020Marker(json: JsonSchema): JsonSchema {
+  if (json.$schema === undefined || String(json.$schema).replace(/#$/, '') === DRAFT_2020_12) return json;
   const { $schema: _drop, ...rest } = json;
   return rest;
+}
+
+type Io = 'input' | 'output';
+
+/**
+ * The schema's own JSON Schema at draft 2020-12 when it can produce one (zod 4, Standard JSON
+ * Schema, JSON Schema wrapped by Mastra: returned as declared); Mastra's converter otherwise,
+ * which also copes with types JSON Schema cannot express (dates).
+ */
+function standardJson(standard: StandardLike, io: Io): JsonSchema {
+  const convert = standard['~standard'].jsonSchema?.[io];
+  if (convert) {
+    try {
+      return keepOnly2020Marker(convert({ target: 'draft-2020-12' }));
+    } catch {
+      // Fall through to the converter that handles unrepresentable types.
+    }
+  }
+  return keepOnly2020Marker(standardSchemaToJSONSchema(standard as never, { io }) as JsonSchema);
 }
 
 export function normalizeSchema(schema: unknown): NormalizedSchema {
@@ -83,9 +109,8 @@ export function normalizeSchema(schema: unknown): NormalizedSchema {
     };
   }
   if (isStandard(schema) || isZod3(schema)) {
-    const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]);
-    const json = withoutDraftMarker(standardSchemaToJSONSchema(standard, { io: 'input' }) as JsonSchema);
-    return { json, validate: (value) => runStandard(standard as StandardLike, value) };
+    const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as StandardLike;
+    return { json: standardJson(standard, 'input'), validate: (value) => runStandard(standard, value) };
   }
   if (isObject(schema)) return fromPlainJsonSchema(schema as JsonSchema);
   throw new TypeError('expected a zod, Standard Schema, JSON Schema or AI SDK schema');
@@ -95,8 +120,10 @@ export function normalizeSchema(schema: unknown): NormalizedSchema {
 export function outputJsonSchema(schema: unknown): JsonSchema {
   if (isAiSdkSchema(schema)) return schema.jsonSchema as JsonSchema;
   if (isStandard(schema) || isZod3(schema)) {
-    const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]);
-    return withoutDraftMarker(standardSchemaToJSONSchema(standard, { io: 'output' }) as JsonSchema);
+    return standardJson(
+      toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as StandardLike,
+      'output',
+    );
   }
   return schema as JsonSchema;
 }

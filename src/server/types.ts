@@ -15,6 +15,7 @@ import type {
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
+import type { HostGuardOptions } from './transports/host-guard.js';
 
 export type { ElicitResult, LoggingLevel, Prompt, PromptMessage, Resource };
 export type ResourceTemplate = ResourceTemplateType;
@@ -81,8 +82,11 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   appResources?: AppResources;
 }
 
-/** Options of `startHTTP()`. Session options govern legacy (2025-era) clients; 2026-07-28 has no sessions. */
-export interface StreamableHTTPServerTransportOptions {
+/**
+ * Options of `startHTTP()`. Session options govern legacy (2025-era) clients; 2026-07-28 has no
+ * sessions. `allowedHosts`/`allowedOrigins` guard against DNS rebinding (see host-guard.ts).
+ */
+export interface StreamableHTTPServerTransportOptions extends HostGuardOptions {
   serverless?: boolean;
   serverlessStreaming?: boolean;
   sessionIdGenerator?: (() => string) | undefined;

@@ -8,10 +8,11 @@ import type { Transport } from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import type { Connections } from '../connections.js';
 import type { ProtocolInstance } from '../protocol-server.js';
+import { type HostGuardOptions, hostGuardRejection } from './host-guard.js';
 import { sendJsonRpcError } from './node-http.js';
 import type { AuthenticatedRequest } from './streamable-http.js';
 
-export interface SseOptions {
+export interface SseOptions extends HostGuardOptions {
   url: URL;
   ssePath: string;
   messagePath: string;
@@ -36,7 +37,23 @@ export class SseEndpoint {
     return this.transports.size;
   }
 
-  async handle({ url, ssePath, messagePath, req, res }: SseOptions): Promise<void> {
+  async handle({
+    url,
+    ssePath,
+    messagePath,
+    req,
+    res,
+    allowedHosts,
+    allowedOrigins,
+  }: SseOptions): Promise<void> {
+    const rejection = hostGuardRejection(req, {
+      ...(allowedHosts ? { allowedHosts } : {}),
+      ...(allowedOrigins ? { allowedOrigins } : {}),
+    });
+    if (rejection) {
+      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
+      return;
+    }
     if (url.pathname === ssePath && req.method === 'GET') {
       await this.open(messagePath, res);
       return;

@@ -18,6 +18,7 @@ import {
 import type { Connections, LiveConnection } from '../connections.js';
 import type { ElicitationMode, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
+import { hostGuardRejection } from './host-guard.js';
 import { readJsonBody, sendJsonRpcError } from './node-http.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
@@ -56,6 +57,11 @@ export class StreamableHttpEndpoint {
     res: ServerResponse,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
+    const rejection = hostGuardRejection(req, options);
+    if (rejection) {
+      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
+      return;
+    }
     let body: unknown;
     if (req.method === 'POST') {
       const outcome = await readJsonBody(req, res);
