@@ -8,10 +8,8 @@ describe('nothing is left running', () => {
     });
     let stdout = '';
     let stderr = '';
-    let closedAt = 0;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      if (stdout.includes('closed')) closedAt = Date.now();
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -26,8 +24,7 @@ describe('nothing is left running', () => {
         resolve(code ?? -1);
       });
     });
-    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: 'closed\n' });
-    // Lingering work (the abandoned tool's 5 s timer, an open socket) would delay the exit.
-    expect(Date.now() - closedAt).toBeLessThan(3000);
+    // The fixture prints what still keeps its event loop alive after close(): nothing may.
+    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
   }, 40_000);
 });
