@@ -1,10 +1,4 @@
-export type {
-  ElicitResult,
-  LoggingLevel,
-  Prompt,
-  PromptMessage,
-  Resource,
-} from '@modelcontextprotocol/server';
+export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { SSETransport } from './server/transports/hono-sse.js';
 export type {
@@ -19,6 +13,7 @@ export type {
   MCPServerResourceContent,
   MCPServerResources,
   MCPToolContext,
+  Prompt,
   ResourceTemplate,
   StreamableHTTPServerTransportOptions,
 } from './server/types.js';

@@ -6,14 +6,11 @@ import {
   type CompleteResult,
   type GetPromptResult,
   type ListPromptsResult,
-  type Prompt,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { toCompleteResult } from './resources.js';
 import type { MCPServerPrompts } from './types.js';
-
-type VersionedPrompt = Prompt & { version?: string };
 
 export class PromptHandlers {
   constructor(private readonly config: MCPServerPrompts) {}
@@ -27,9 +24,7 @@ export class PromptHandlers {
     version: string | undefined,
     args: Record<string, string> | undefined,
   ): Promise<GetPromptResult> {
-    const candidates = ((await this.config.listPrompts()) as VersionedPrompt[]).filter(
-      (p) => p.name === name,
-    );
+    const candidates = (await this.config.listPrompts()).filter((p) => p.name === name);
     if (candidates.length === 0) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt '${name}' not found`);
     }

@@ -9,15 +9,18 @@ import type {
   ElicitResult,
   EventStore,
   LoggingLevel,
-  Prompt,
   PromptMessage,
+  Prompt as ProtocolPrompt,
   Resource,
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
-export type { ElicitResult, LoggingLevel, Prompt, PromptMessage, Resource };
+export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
+
+/** A prompt as listed; entries may share a name and differ by `version`. */
+export type Prompt = ProtocolPrompt & { version?: string };
 export type ResourceTemplate = ResourceTemplateType;
 
 /** Content returned for one resource: UTF-8 text or base64 blob, optionally with its own MIME type. */
