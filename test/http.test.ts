@@ -298,3 +298,67 @@ describe('legacy session options', () => {
     );
   });
 });
+
+describe('more of the reference page', () => {
+  it('on 2026-07-28 the log level arrives with each request', async () => {
+    const { http } = await setup();
+    const client = await connect(http, 'modern');
+    const logs = collect(client, 'notifications/message');
+    const call = (level: string) =>
+      client.callTool(
+        { name: 'progressTool', arguments: { n: 1 }, _meta: { 'io.modelcontextprotocol/logLevel': level } },
+        { onprogress: () => {} },
+      );
+    await call('error');
+    await call('debug');
+    await eventually('the log of the verbose call', () => logs.length >= 1);
+    expect(logs).toEqual([{ level: 'info', data: { message: 'counting started', n: 1 } }]);
+  });
+
+  it('toolActions.add replaces a tool by key, and output that breaks the output schema is an error', async () => {
+    const { server, http } = await setup();
+    const client = await connect(http, 'legacy');
+    await server.toolActions.add({
+      weatherTool: createTool({
+        id: 'getWeather',
+        description: 'Replaced: always rainy, and sometimes malformed.',
+        inputSchema: z.object({ location: z.string() }),
+        outputSchema: z.object({ location: z.string(), forecast: z.string() }),
+        execute: async ({ location }) =>
+          (location === 'broken' ? { location } : { location, forecast: 'rain' }) as {
+            location: string;
+            forecast: string;
+          },
+      }),
+    });
+    const rainy = await client.callTool({ name: 'weatherTool', arguments: { location: 'Bergen' } });
+    expect(rainy.structuredContent).toEqual({ location: 'Bergen', forecast: 'rain' });
+    const broken = await client.callTool({ name: 'weatherTool', arguments: { location: 'broken' } });
+    expect(broken.isError).toBe(true);
+    expect(textOf(broken)).toMatch(/weatherTool.*forecast/s);
+    expect(server.getToolInfo('weatherTool')?.description).toBe(
+      'Replaced: always rainy, and sometimes malformed.',
+    );
+  });
+
+  it('serves legacy clients statelessly when sessionIdGenerator is undefined', async () => {
+    const sessions: string[] = [];
+    const { http } = await setup({
+      options: { sessionIdGenerator: undefined, onsessioninitialized: (id) => sessions.push(id) },
+    });
+    const client = await connect(http, 'legacy');
+    expect((client.transport as { sessionId?: string }).sessionId).toBeUndefined();
+    expect(textOf(await client.callTool({ name: 'zod3Tool', arguments: { a: 1, b: 2 } }))).toBe('3');
+    expect(sessions).toEqual([]);
+  });
+
+  it('exposes the latest legacy session transport', async () => {
+    const { server, http } = await setup();
+    expect(server.getStreamableHTTPTransport()).toBeUndefined();
+    const client = await connect(http, 'legacy');
+    expect(server.getStreamableHTTPTransport()?.sessionId).toBe(
+      (client.transport as { sessionId?: string }).sessionId,
+    );
+    expect(server.getStdioTransport()).toBeUndefined();
+  });
+});
