@@ -29,10 +29,6 @@ export class Connections {
     this.notifiers.add(notifier);
   }
 
-  get size(): number {
-    return this.live.size;
-  }
-
   /** Sends to each connection independently: one broken peer must not stop the others. */
   private async each(
     filter: (connection: LiveConnection) => boolean,

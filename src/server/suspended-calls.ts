@@ -86,10 +86,6 @@ export class SuspendedCalls {
     this.codec = createRequestStateCodec<SuspendedState>({ key, ttlSeconds: SUSPENDED_CALL_TTL_SECONDS });
   }
 
-  get size(): number {
-    return this.calls.size;
-  }
-
   /**
    * Serves one round of a `tools/call`: starts the tool on the first round, feeds the client's
    * answer in on a retry, and returns either the final result or the next question.

@@ -89,25 +89,25 @@ function wireDefinition(
   return definition;
 }
 
-function describeSchemaError(owner: string, field: string, error: unknown): Error {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new TypeError(`${owner}: ${field} could not be converted: ${reason}`);
+/** Runs a schema conversion; a failure names the owner and the field that could not be converted. */
+function convertSchema<T>(owner: string, field: string, convert: () => T): T {
+  try {
+    return convert();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`${owner}: ${field} could not be converted: ${reason}`);
+  }
 }
 
 /** A Mastra `createTool` tool: its own `execute` wrapper validates input and output. */
 function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
-  let inputSchema = EMPTY_OBJECT_SCHEMA;
-  let outputSchema: JsonSchema | undefined;
-  try {
-    if (tool.inputSchema) inputSchema = normalizeSchema(tool.inputSchema).json;
-  } catch (error) {
-    throw describeSchemaError(`Tool '${name}'`, 'inputSchema', error);
-  }
-  try {
-    if (tool.outputSchema) outputSchema = outputJsonSchema(tool.outputSchema);
-  } catch (error) {
-    throw describeSchemaError(`Tool '${name}'`, 'outputSchema', error);
-  }
+  const owner = `Tool '${name}'`;
+  const inputSchema = tool.inputSchema
+    ? convertSchema(owner, 'inputSchema', () => normalizeSchema(tool.inputSchema).json)
+    : EMPTY_OBJECT_SCHEMA;
+  const outputSchema = tool.outputSchema
+    ? convertSchema(owner, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
+    : undefined;
   const execute = tool.execute;
   return {
     name,
@@ -144,12 +144,11 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
 /** An AI SDK tool (`tool()` from `ai`): validated here, then called with AI SDK execute options. */
 function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
   const declared = tool.inputSchema ?? tool.parameters;
-  let input: ReturnType<typeof normalizeSchema> | undefined;
-  try {
-    input = declared ? normalizeSchema(declared) : undefined;
-  } catch (error) {
-    throw describeSchemaError(`Tool '${name}'`, 'inputSchema', error);
-  }
+  const owner = `Tool '${name}'`;
+  const input = declared ? convertSchema(owner, 'inputSchema', () => normalizeSchema(declared)) : undefined;
+  const outputSchema = tool.outputSchema
+    ? convertSchema(owner, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
+    : undefined;
   const execute = tool.execute;
   return {
     name,
@@ -159,7 +158,7 @@ function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
       title: tool.title,
       description: tool.description,
       inputSchema: input?.json ?? EMPTY_OBJECT_SCHEMA,
-      outputSchema: tool.outputSchema ? outputJsonSchema(tool.outputSchema) : undefined,
+      outputSchema,
     }),
     async invoke(args, invocation) {
       if (!execute) throw new Error(`Tool '${name}' has no execute function`);
@@ -227,12 +226,9 @@ export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
     );
   }
   const name = `run_${key}`;
-  let input: ReturnType<typeof normalizeSchema> | undefined;
-  try {
-    input = workflow.inputSchema ? normalizeSchema(workflow.inputSchema) : undefined;
-  } catch (error) {
-    throw describeSchemaError(`Workflow '${key}'`, 'inputSchema', error);
-  }
+  const input = workflow.inputSchema
+    ? convertSchema(`Workflow '${key}'`, 'inputSchema', () => normalizeSchema(workflow.inputSchema))
+    : undefined;
   return {
     name,
     kind: 'workflow',

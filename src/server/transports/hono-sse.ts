@@ -73,10 +73,6 @@ export class HonoSseEndpoint {
     private readonly onerror: (error: Error) => void,
   ) {}
 
-  get size(): number {
-    return this.transports.size;
-  }
-
   async handle({ url, ssePath, messagePath, context, authInfo }: HonoSSETransportOptions): Promise<Response> {
     if (url.pathname === ssePath && context.req.method === 'GET') {
       return streamSSE(context, (stream) => this.serve(messagePath, stream));

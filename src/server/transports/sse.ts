@@ -33,10 +33,6 @@ export class SseEndpoint {
     private readonly onerror: (error: Error) => void,
   ) {}
 
-  get size(): number {
-    return this.transports.size;
-  }
-
   async handle({
     url,
     ssePath,

@@ -48,10 +48,6 @@ export class StreamableHttpEndpoint {
 
   constructor(private readonly deps: HttpEndpointDeps) {}
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   async handle(
     req: AuthenticatedRequest,
     res: ServerResponse,
