@@ -99,28 +99,36 @@ function convertSchema<T>(owner: string, field: string, convert: () => T): T {
   }
 }
 
+/** The wire definition of an explicit tool (Mastra or AI SDK), given its converted input schema. */
+function explicitToolDefinition(
+  name: string,
+  tool: MastraToolLike | VercelToolLike,
+  inputSchema: JsonSchema,
+): WireTool {
+  const { mcp } = tool as MastraToolLike;
+  return wireDefinition(name, {
+    title: tool.title,
+    description: tool.description,
+    inputSchema,
+    outputSchema: tool.outputSchema
+      ? convertSchema(`Tool '${name}'`, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
+      : undefined,
+    annotations: mcp?.annotations,
+    _meta: mcp?._meta,
+  });
+}
+
 /** A Mastra `createTool` tool: its own `execute` wrapper validates input and output. */
 function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
-  const owner = `Tool '${name}'`;
   const inputSchema = tool.inputSchema
-    ? convertSchema(owner, 'inputSchema', () => normalizeSchema(tool.inputSchema).json)
+    ? convertSchema(`Tool '${name}'`, 'inputSchema', () => normalizeSchema(tool.inputSchema).json)
     : EMPTY_OBJECT_SCHEMA;
-  const outputSchema = tool.outputSchema
-    ? convertSchema(owner, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
-    : undefined;
   const execute = tool.execute;
   return {
     name,
     kind: 'tool',
     source: tool,
-    definition: wireDefinition(name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema,
-      outputSchema,
-      annotations: tool.mcp?.annotations,
-      _meta: tool.mcp?._meta,
-    }),
+    definition: explicitToolDefinition(name, tool, inputSchema),
     async invoke(args, invocation) {
       if (!execute) throw new Error(`Tool '${name}' has no execute function`);
       const output = await execute(args ?? {}, {
@@ -144,22 +152,15 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
 /** An AI SDK tool (`tool()` from `ai`): validated here, then called with AI SDK execute options. */
 function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
   const declared = tool.inputSchema ?? tool.parameters;
-  const owner = `Tool '${name}'`;
-  const input = declared ? convertSchema(owner, 'inputSchema', () => normalizeSchema(declared)) : undefined;
-  const outputSchema = tool.outputSchema
-    ? convertSchema(owner, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
+  const input = declared
+    ? convertSchema(`Tool '${name}'`, 'inputSchema', () => normalizeSchema(declared))
     : undefined;
   const execute = tool.execute;
   return {
     name,
     kind: 'tool',
     source: tool,
-    definition: wireDefinition(name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: input?.json ?? EMPTY_OBJECT_SCHEMA,
-      outputSchema,
-    }),
+    definition: explicitToolDefinition(name, tool, input?.json ?? EMPTY_OBJECT_SCHEMA),
     async invoke(args, invocation) {
       if (!execute) throw new Error(`Tool '${name}' has no execute function`);
       let value: unknown = args ?? {};
