@@ -1,11 +1,13 @@
-import { Agent } from '@mastra/core/agent';
+import { Agent, type ToolsInput } from '@mastra/core/agent';
 import { ConsoleLogger } from '@mastra/core/logger';
 import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
+import { tool } from 'ai';
 import { MockLanguageModelV2 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod-v3';
 import { MCPServer } from '../src/index.js';
 import {
   contextTool,
@@ -250,6 +252,66 @@ describe('schemas', () => {
     expect(textOf(bad)).toContain('n');
     expect((await client.callTool({ name: 'jsonTool', arguments: { s: 'x' } })).isError).toBe(true);
     expect(textOf(await client.callTool({ name: 'jsonTool', arguments: { s: 'xy' } }))).toBe('{"s":"xy"}');
+  });
+});
+
+describe('output schemas', () => {
+  it('advertises zod 3, JSON Schema and AI SDK output schemas and returns structuredContent', async () => {
+    const server = new MCPServer({
+      name: 'outputs',
+      version: '1',
+      tools: {
+        zod3Out: createTool({
+          id: 'zod3Out',
+          title: 'Zod 3 output',
+          description: 'zod 3 output schema',
+          inputSchema: z3.object({ n: z3.number() }),
+          outputSchema: z3.object({ squared: z3.number() }),
+          execute: async ({ n }) => ({ squared: n * n }),
+        }),
+        jsonOut: createTool({
+          id: 'jsonOut',
+          description: 'JSON Schema output schema',
+          inputSchema: z.object({}),
+          outputSchema: {
+            type: 'object',
+            properties: { ok: { type: 'boolean' } },
+            required: ['ok'],
+          } as never,
+          execute: async () => ({ ok: true }),
+        }),
+        aiOut: tool({
+          description: 'AI SDK tool with an output schema',
+          inputSchema: z.object({ word: z.string() }),
+          outputSchema: z.object({ length: z.number() }),
+          execute: async ({ word }) => ({ length: word.length }),
+        }) as unknown as ToolsInput[string],
+      },
+    });
+    const http = await serveHttp(server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const client = await connectHttp(http.mcpUrl, 'modern');
+    cleanups.push(() => client.close());
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.zod3Out?.title).toBe('Zod 3 output');
+    expect(byName.zod3Out?.outputSchema).toMatchObject({ properties: { squared: { type: 'number' } } });
+    expect(byName.jsonOut?.outputSchema).toMatchObject({ properties: { ok: { type: 'boolean' } } });
+    expect(byName.aiOut?.outputSchema).toMatchObject({ properties: { length: { type: 'number' } } });
+    expect((await client.callTool({ name: 'zod3Out', arguments: { n: 3 } })).structuredContent).toEqual({
+      squared: 9,
+    });
+    expect((await client.callTool({ name: 'jsonOut', arguments: {} })).structuredContent).toEqual({
+      ok: true,
+    });
+    expect(
+      (await client.callTool({ name: 'aiOut', arguments: { word: 'mastra' } })).structuredContent,
+    ).toEqual({
+      length: 6,
+    });
   });
 });
 
