@@ -277,7 +277,7 @@ describe('output schemas', () => {
             type: 'object',
             properties: { ok: { type: 'boolean' } },
             required: ['ok'],
-          } as never,
+          } as unknown as z.ZodType<{ ok: boolean }>,
           execute: async () => ({ ok: true }),
         }),
         aiOut: tool({
