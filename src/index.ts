@@ -1,4 +1,23 @@
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
+export { MCPClient, type MCPTool } from './client/client.js';
+export type { MCPToolDefinition } from './client/tools/definition.js';
+export type {
+  HttpServerDefinition,
+  LogHandler,
+  LogMessage,
+  MastraFetchLike,
+  MastraMCPServerDefinition,
+  MCPClientCapabilities,
+  MCPClientOptions,
+  MCPErrorDetail,
+  MCPInputRequest,
+  MCPInputRequestHandler,
+  MCPServerImplementation,
+  MCPTraceContext,
+  RequireToolApprovalContext,
+  StdioServerDefinition,
+  WithErrorsOptions,
+} from './client/types.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { SSETransport } from './server/transports/hono-sse.js';
 export type {

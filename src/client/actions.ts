@@ -1,0 +1,255 @@
+/**
+ * The `resources`, `prompts`, `tools`, `progress` and `elicitation` properties of MCPClient:
+ * thin per-server operations over ServerConnection, fan-outs for the listings, and handler
+ * registration that survives reconnects.
+ */
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
+import type { ServerConnection } from './connection.js';
+import { clientError, messageOf } from './errors.js';
+import { type FanOutResult, fanOut } from './fan-out.js';
+import type { MCPInputRequestHandler, WithErrorsOptions } from './types.js';
+
+export interface ConnectionLookup {
+  names(): string[];
+  get(serverName: string): ServerConnection;
+}
+
+function wrap(
+  id: Uppercase<string>,
+  what: string,
+  connection: ServerConnection,
+  error: unknown,
+  details = {},
+) {
+  return clientError(
+    id,
+    `MCP server '${connection.name}': ${what} failed: ${messageOf(error)}`,
+    { server: connection.name, ...details },
+    error,
+  );
+}
+
+/** Registers a handler on a server and, on 2026-07-28, widens its listen stream to match. */
+async function addHandler<T>(connection: ServerConnection, set: Set<T>, handler: T): Promise<void> {
+  set.add(handler);
+  if (connection.connected) await connection.syncListen();
+}
+
+export function resourceActions(lookup: ConnectionLookup) {
+  const listAll = (options?: WithErrorsOptions) =>
+    fanOut(
+      lookup.names(),
+      (name) => {
+        const connection = lookup.get(name);
+        return connection.run(async (client) =>
+          client.getServerCapabilities()?.resources
+            ? (
+                await client.listResources(
+                  { _meta: connection.requestMeta() ?? {} },
+                  { timeout: connection.timeout },
+                )
+              ).resources
+            : [],
+        );
+      },
+      options,
+    );
+  const templatesAll = (options?: WithErrorsOptions) =>
+    fanOut(
+      lookup.names(),
+      (name) => {
+        const connection = lookup.get(name);
+        return connection.run(async (client) =>
+          client.getServerCapabilities()?.resources
+            ? (
+                await client.listResourceTemplates(
+                  { _meta: connection.requestMeta() ?? {} },
+                  { timeout: connection.timeout },
+                )
+              ).resourceTemplates
+            : [],
+        );
+      },
+      options,
+    );
+  const rename = <T, K extends string>(result: FanOutResult<T>, key: K) => {
+    const { values, ...rest } = result;
+    return { [key]: values, ...rest } as { [P in K]: Record<string, T> } & Omit<FanOutResult<T>, 'values'>;
+  };
+  return {
+    list: async (): Promise<Record<string, Resource[]>> => (await listAll()).values,
+    listWithErrors: async (options?: WithErrorsOptions) => rename(await listAll(options), 'resources'),
+    templates: async (): Promise<Record<string, ResourceTemplateType[]>> => (await templatesAll()).values,
+    templatesWithErrors: async (options?: WithErrorsOptions) =>
+      rename(await templatesAll(options), 'templates'),
+    read: async (serverName: string, uri: string): Promise<ReadResourceResult> => {
+      const connection = lookup.get(serverName);
+      try {
+        const meta = connection.requestMeta();
+        return await connection.run((client) =>
+          client.readResource({ uri, ...(meta ? { _meta: meta } : {}) }, { timeout: connection.timeout }),
+        );
+      } catch (error) {
+        throw wrap('MCP_CLIENT_READ_RESOURCE_FAILED', `reading resource '${uri}'`, connection, error, {
+          uri,
+        });
+      }
+    },
+    subscribe: async (serverName: string, uri: string): Promise<void> => {
+      const connection = lookup.get(serverName);
+      await connection.get();
+      if (connection.era !== 'modern') {
+        throw clientError(
+          'MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED',
+          `MCP server '${serverName}' negotiated revision ${connection.protocolVersion}, which has no subscriptions/listen: resources.subscribe() needs 2026-07-28`,
+          { server: serverName, uri, protocolVersion: connection.protocolVersion },
+        );
+      }
+      connection.subscribedUris.add(uri);
+      try {
+        const listen = await connection.syncListen();
+        if (!listen?.honoredFilter.resourceSubscriptions?.includes(uri)) {
+          throw new Error(`the server did not honour a subscription to '${uri}'`);
+        }
+      } catch (error) {
+        connection.subscribedUris.delete(uri);
+        await connection.syncListen().catch(() => {});
+        throw wrap('MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED', `subscribing to '${uri}'`, connection, error, {
+          uri,
+        });
+      }
+    },
+    unsubscribe: async (serverName: string, uri: string): Promise<void> => {
+      const connection = lookup.get(serverName);
+      if (!connection.subscribedUris.delete(uri)) return;
+      if (connection.connected) await connection.syncListen();
+    },
+    onUpdated: (serverName: string, handler: (params: { uri: string }) => void) => {
+      const connection = lookup.get(serverName);
+      return addHandler(connection, connection.handlers.resourceUpdated, handler);
+    },
+    onListChanged: (serverName: string, handler: () => void) => {
+      const connection = lookup.get(serverName);
+      return addHandler(connection, connection.handlers.resourcesChanged, handler);
+    },
+  };
+}
+
+/** The older page's prompts.get() result: the listed prompt plus the messages. */
+export type PromptWithMessages = GetPromptResult & { prompt: Prompt | { name: string; version?: string } };
+
+export function promptActions(lookup: ConnectionLookup) {
+  const listAll = (options?: WithErrorsOptions) =>
+    fanOut(
+      lookup.names(),
+      (name) => {
+        const connection = lookup.get(name);
+        return connection.run(async (client) =>
+          client.getServerCapabilities()?.prompts
+            ? (
+                await client.listPrompts(
+                  { _meta: connection.requestMeta() ?? {} },
+                  { timeout: connection.timeout },
+                )
+              ).prompts
+            : [],
+        );
+      },
+      options,
+    );
+  return {
+    list: async (): Promise<Record<string, Prompt[]>> => (await listAll()).values,
+    listWithErrors: async (options?: WithErrorsOptions) => {
+      const { values, ...rest } = await listAll(options);
+      return { prompts: values, ...rest };
+    },
+    get: async ({
+      serverName,
+      name,
+      args,
+      version,
+    }: {
+      serverName: string;
+      name: string;
+      // biome-ignore lint/suspicious/noExplicitAny: the reference types prompt arguments as any
+      args?: Record<string, any>;
+      version?: string;
+    }): Promise<PromptWithMessages> => {
+      const connection = lookup.get(serverName);
+      try {
+        const meta = connection.requestMeta();
+        const result = await connection.run((client) =>
+          client.getPrompt(
+            {
+              name,
+              ...(args ? { arguments: args } : {}),
+              ...(version !== undefined ? { version } : {}),
+              ...(meta ? { _meta: meta } : {}),
+            },
+            { timeout: connection.timeout },
+          ),
+        );
+        return {
+          ...result,
+          prompt: {
+            name,
+            ...(version !== undefined ? { version } : {}),
+            ...(result.description ? { description: result.description } : {}),
+          },
+        };
+      } catch (error) {
+        throw wrap('MCP_CLIENT_GET_PROMPT_FAILED', `getting prompt '${name}'`, connection, error, {
+          prompt: name,
+        });
+      }
+    },
+    onListChanged: (serverName: string, handler: () => void) => {
+      const connection = lookup.get(serverName);
+      return addHandler(connection, connection.handlers.promptsChanged, handler);
+    },
+  };
+}
+
+export function toolActions(lookup: ConnectionLookup) {
+  return {
+    onListChanged: (serverName: string, handler: () => void) => {
+      const connection = lookup.get(serverName);
+      return addHandler(connection, connection.handlers.toolsChanged, handler);
+    },
+  };
+}
+
+export function progressActions(lookup: ConnectionLookup) {
+  return {
+    onUpdate: async (
+      serverName: string,
+      handler: (params: {
+        progressToken: string;
+        progress: number;
+        total?: number;
+        message?: string;
+      }) => void,
+    ): Promise<void> => {
+      lookup.get(serverName).handlers.progress.add(handler);
+    },
+  };
+}
+
+/** The older page's `elicitation.onRequest()`: sets the server's input request handler. */
+export function elicitationActions(lookup: ConnectionLookup) {
+  return {
+    onRequest: async (serverName: string, handler: MCPInputRequestHandler): Promise<void> => {
+      const connection = lookup.get(serverName);
+      const hadHandler = connection.inputRequests !== undefined;
+      connection.inputRequests = handler;
+      // The capability is declared at connect: a live connection without it must reconnect.
+      if (!hadHandler && connection.connected) await connection.reconnect();
+    },
+  };
+}

@@ -1,0 +1,438 @@
+/**
+ * One configured server: its transport, negotiated revision, identity, instructions, managed
+ * `subscriptions/listen` stream and notification handlers. Invariants: at most one connect is in
+ * flight; an operation that finds the connection gone reconnects first; a legacy HTTP session the
+ * server forgot (404) is reopened and the operation retried once; nothing is retried after
+ * `close()`.
+ */
+import type { RequestContext } from '@mastra/core/request-context';
+import {
+  BAGGAGE_META_KEY,
+  Client,
+  type ClientCapabilities,
+  type Implementation,
+  LOG_LEVEL_META_KEY,
+  type McpSubscription,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type SubscriptionFilter,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { clientError, messageOf } from './errors.js';
+import {
+  refusesStreamableHttp,
+  requestContextScope,
+  sseTransport,
+  streamableTransport,
+} from './transport/http.js';
+import { stdioTransport } from './transport/stdio.js';
+import type {
+  HttpServerDefinition,
+  LogHandler,
+  MastraMCPServerDefinition,
+  MCPTraceContext,
+} from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const MODERN_REVISION = '2026-07-28';
+
+export interface ConnectionSettings {
+  timeout: number;
+  clientInfo: { name: string; version: string };
+  log: LogHandler;
+  onConnected: () => void;
+}
+
+export interface ProgressUpdate {
+  progressToken: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Handler sets a connection keeps across reconnects. */
+export class ServerHandlers {
+  readonly toolsChanged = new Set<() => void>();
+  readonly promptsChanged = new Set<() => void>();
+  readonly resourcesChanged = new Set<() => void>();
+  readonly resourceUpdated = new Set<(params: { uri: string }) => void>();
+  readonly progress = new Set<(params: ProgressUpdate) => void>();
+}
+
+function isHttp(definition: MastraMCPServerDefinition): definition is HttpServerDefinition {
+  return 'url' in definition && definition.url !== undefined;
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof SdkHttpError) return current.status;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isConnectionLoss(error: unknown): boolean {
+  return (
+    error instanceof SdkError &&
+    [SdkErrorCode.ConnectionClosed, SdkErrorCode.NotConnected, SdkErrorCode.SendFailed].includes(
+      error.code as SdkErrorCode,
+    )
+  );
+}
+
+export class ServerConnection {
+  readonly handlers = new ServerHandlers();
+  instructions: string | undefined;
+  serverInfo: Implementation | undefined;
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private closed = false;
+  private listen: McpSubscription | undefined;
+  private listenFilterKey = '';
+  readonly subscribedUris = new Set<string>();
+  /** Replaced at runtime by the older page's `elicitation.onRequest()`. */
+  inputRequests: MastraMCPServerDefinition['inputRequests'];
+
+  constructor(
+    readonly name: string,
+    readonly definition: MastraMCPServerDefinition,
+    private readonly settings: ConnectionSettings,
+  ) {
+    this.inputRequests = definition.inputRequests;
+  }
+
+  get timeout(): number {
+    return this.definition.timeout ?? this.settings.timeout;
+  }
+
+  /** 'modern' (2026-07-28) or 'legacy', once connected. */
+  get era(): 'modern' | 'legacy' | undefined {
+    return this.client?.getProtocolEra();
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
+  private log(
+    level: 'debug' | 'info' | 'warning' | 'error',
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    const entry = {
+      level,
+      message,
+      timestamp: new Date(),
+      serverName: this.name,
+      ...(details ? { details } : {}),
+    };
+    this.settings.log(entry);
+    this.definition.logger?.(entry);
+  }
+
+  /** The connected SDK client, connecting first (once, however many callers wait). */
+  async get(): Promise<Client> {
+    if (this.closed)
+      throw clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
+        server: this.name,
+      });
+    if (this.client) return this.client;
+    this.connecting ??= requestContextScope
+      .run(null, () => this.open())
+      .finally(() => {
+        this.connecting = undefined;
+      });
+    return this.connecting;
+  }
+
+  private newClient(): Client {
+    const { definition } = this;
+    const elicitation = this.inputRequests
+      ? (definition.capabilities?.elicitation ?? { form: {} })
+      : undefined;
+    const mode =
+      definition.protocolVersion === 'legacy'
+        ? 'legacy'
+        : definition.protocolVersion
+          ? { pin: definition.protocolVersion }
+          : 'auto';
+    const client = new Client(
+      {
+        name: definition.clientInfo?.name ?? this.settings.clientInfo.name,
+        version: definition.clientInfo?.version ?? this.settings.clientInfo.version,
+      },
+      {
+        capabilities: {
+          ...(elicitation ? { elicitation } : {}),
+          ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
+        } as ClientCapabilities,
+        versionNegotiation: { mode },
+        ...(definition.jsonSchemaValidator ? { jsonSchemaValidator: definition.jsonSchemaValidator } : {}),
+      },
+    );
+    this.wire(client);
+    return client;
+  }
+
+  /** Routes this server's notifications and input requests to the handler sets. */
+  private wire(client: Client): void {
+    const fire = <T>(handlers: Set<(value: T) => void>, value: T) => {
+      for (const handler of handlers) {
+        try {
+          handler(value);
+        } catch (error) {
+          this.log('error', `notification handler failed: ${messageOf(error)}`);
+        }
+      }
+    };
+    client.setNotificationHandler('notifications/tools/list_changed', () =>
+      fire(this.handlers.toolsChanged, undefined),
+    );
+    client.setNotificationHandler('notifications/prompts/list_changed', () =>
+      fire(this.handlers.promptsChanged, undefined),
+    );
+    client.setNotificationHandler('notifications/resources/list_changed', () =>
+      fire(this.handlers.resourcesChanged, undefined),
+    );
+    client.setNotificationHandler('notifications/resources/updated', (n) =>
+      fire(this.handlers.resourceUpdated, { uri: n.params.uri }),
+    );
+    // Our own progress routing: tokens we choose (a run id) rather than the SDK's per-request ones.
+    client.setNotificationHandler('notifications/progress', (n) => {
+      const { progressToken, progress, total, message } = n.params;
+      fire(this.handlers.progress, {
+        progressToken: String(progressToken),
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      });
+    });
+    client.setNotificationHandler('notifications/message', (n) => {
+      const { level, data, logger } = n.params;
+      const entry = {
+        level,
+        message: typeof data === 'string' ? data : JSON.stringify(data),
+        timestamp: new Date(),
+        serverName: this.name,
+        details: { source: 'server', ...(logger ? { logger } : {}), data },
+      };
+      this.settings.log(entry);
+      this.definition.logger?.(entry);
+    });
+    if (this.inputRequests) {
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const handler = this.inputRequests;
+        if (!handler)
+          throw new Error(
+            `MCP server '${this.name}' asked for user input but no inputRequests handler is configured`,
+          );
+        const result = await handler({
+          key: String(ctx.mcpReq.id),
+          params: request.params as Parameters<typeof handler>[0]['params'],
+          signal: ctx.mcpReq.signal,
+        });
+        if (result.action !== 'accept' && client.getProtocolEra() === 'modern') {
+          throw clientError(
+            'MCP_CLIENT_INPUT_REQUEST_DECLINED',
+            `MCP server '${this.name}': the input request was ${result.action === 'decline' ? 'declined' : 'cancelled'}`,
+            { server: this.name, action: result.action },
+          );
+        }
+        return result;
+      });
+    }
+  }
+
+  private transportFor(definition: MastraMCPServerDefinition, legacySse = false): Transport {
+    if (isHttp(definition)) return legacySse ? sseTransport(definition) : streamableTransport(definition);
+    return stdioTransport(this.name, definition, (entry) => {
+      this.settings.log(entry);
+      this.definition.logger?.(entry);
+    });
+  }
+
+  private async open(): Promise<Client> {
+    let client = this.newClient();
+    try {
+      await client.connect(this.transportFor(this.definition), { timeout: this.timeout });
+    } catch (error) {
+      await client.close().catch(() => {});
+      if (!(isHttp(this.definition) && refusesStreamableHttp(error))) throw this.connectError(error);
+      this.log(
+        'info',
+        `Streamable HTTP refused (${messageOf(error)}); falling back to the legacy SSE transport`,
+      );
+      client = this.newClient();
+      client.setVersionNegotiation({ mode: 'legacy' });
+      try {
+        await client.connect(this.transportFor(this.definition, true), { timeout: this.timeout });
+      } catch (sseError) {
+        await client.close().catch(() => {});
+        throw this.connectError(sseError);
+      }
+    }
+    if (this.closed) {
+      await client.close().catch(() => {});
+      throw clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
+        server: this.name,
+      });
+    }
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.listen = undefined;
+      this.listenFilterKey = '';
+      if (!this.closed) this.log('warning', 'connection closed; the next operation reconnects');
+    };
+    this.client = client;
+    this.settings.onConnected();
+    this.instructions = client.getInstructions();
+    this.serverInfo = client.getServerVersion();
+    this.log('debug', `connected (${client.getNegotiatedProtocolVersion() ?? 'unknown revision'})`);
+    if (
+      client.getProtocolEra() === 'legacy' &&
+      this.definition.enableServerLogs !== false &&
+      client.getServerCapabilities()?.logging
+    ) {
+      await client
+        .setLoggingLevel(this.definition.serverLogLevel ?? 'info', { timeout: this.timeout })
+        .catch((error: unknown) => {
+          this.log('warning', `logging/setLevel failed: ${messageOf(error)}`);
+        });
+    }
+    await this.syncListen().catch((error: unknown) => {
+      this.log('warning', `restoring the subscriptions/listen stream failed: ${messageOf(error)}`);
+    });
+    return client;
+  }
+
+  private connectError(error: unknown) {
+    const status = httpStatusOf(error);
+    return clientError(
+      'MCP_CLIENT_CONNECT_FAILED',
+      `Failed to connect to MCP server '${this.name}': ${messageOf(error)}`,
+      { server: this.name, ...(status !== undefined ? { httpStatus: status } : {}) },
+      error,
+    );
+  }
+
+  /** The `_meta` every request carries: log level (2026-07-28), trace context, explicit keys last. */
+  requestMeta(
+    trace?: MCPTraceContext,
+    explicit?: Record<string, unknown>,
+  ): Record<string, unknown> | undefined {
+    const meta: Record<string, unknown> = {};
+    if (this.era === 'modern' && this.definition.enableServerLogs !== false) {
+      meta[LOG_LEVEL_META_KEY] = this.definition.serverLogLevel ?? 'info';
+    }
+    const context = this.definition.traceContext ? this.definition.traceContext() : trace;
+    if (context?.traceparent) {
+      meta[TRACEPARENT_META_KEY] = context.traceparent;
+      if (context.tracestate) meta[TRACESTATE_META_KEY] = context.tracestate;
+      if (context.baggage) meta[BAGGAGE_META_KEY] = context.baggage;
+    }
+    const merged = { ...meta, ...explicit };
+    return Object.keys(merged).length > 0 ? merged : undefined;
+  }
+
+  /**
+   * Runs one operation with the request context the custom fetch should see. A lost connection is
+   * reopened before the operation; a legacy session the server forgot is reopened and the
+   * operation retried once.
+   */
+  async run<T>(
+    operation: (client: Client) => Promise<T>,
+    requestContext?: RequestContext | null,
+  ): Promise<T> {
+    const client = await this.get();
+    try {
+      return await requestContextScope.run(requestContext ?? null, () => operation(client));
+    } catch (error) {
+      const forgotten =
+        client.getProtocolEra() === 'legacy' && httpStatusOf(error) === 404 && isHttp(this.definition);
+      if (forgotten && !this.closed) {
+        this.log('info', 'the server forgot the session; reconnecting');
+        await this.drop(client);
+        const fresh = await this.get();
+        return await requestContextScope.run(requestContext ?? null, () => operation(fresh));
+      }
+      if (isConnectionLoss(error) && this.client === client) await this.drop(client);
+      throw error;
+    }
+  }
+
+  private async drop(client: Client): Promise<void> {
+    if (this.client === client) {
+      this.client = undefined;
+      this.listen = undefined;
+      this.listenFilterKey = '';
+    }
+    await client.close().catch(() => {});
+  }
+
+  /** The managed listen filter: list-changed kinds with handlers, plus subscribed resource URIs. */
+  private listenFilter(): SubscriptionFilter | undefined {
+    const filter: SubscriptionFilter = {};
+    if (this.handlers.toolsChanged.size > 0) filter.toolsListChanged = true;
+    if (this.handlers.promptsChanged.size > 0) filter.promptsListChanged = true;
+    if (this.handlers.resourcesChanged.size > 0) filter.resourcesListChanged = true;
+    if (this.subscribedUris.size > 0) filter.resourceSubscriptions = [...this.subscribedUris].sort();
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /**
+   * Brings the 2026-07-28 `subscriptions/listen` stream in line with what is wanted: one stream
+   * per server, replaced when the filter changes, closed when nothing is wanted. Legacy servers
+   * push list changes without one.
+   */
+  async syncListen(): Promise<McpSubscription | undefined> {
+    const client = this.client;
+    if (client?.getProtocolEra() !== 'modern') return undefined;
+    const filter = this.listenFilter();
+    const key = JSON.stringify(filter ?? null);
+    if (key === this.listenFilterKey && (this.listen || !filter)) return this.listen;
+    const previous = this.listen;
+    this.listen = undefined;
+    this.listenFilterKey = '';
+    if (filter) {
+      const subscription = await client.listen(filter, { timeout: this.timeout });
+      this.listen = subscription;
+      this.listenFilterKey = key;
+      void subscription.closed.then((reason) => {
+        if (this.listen !== subscription) return;
+        this.listen = undefined;
+        this.listenFilterKey = '';
+        if (reason !== 'local') this.log('warning', `subscriptions/listen stream ended (${reason})`);
+      });
+    }
+    await previous?.close().catch(() => {});
+    return this.listen;
+  }
+
+  /** Reconnects now (closing the current connection first). */
+  async reconnect(): Promise<void> {
+    const client = this.client;
+    if (client) await this.drop(client);
+    await this.get();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = this.connecting;
+    await pending?.catch(() => {});
+    const client = this.client;
+    this.client = undefined;
+    const listen = this.listen;
+    this.listen = undefined;
+    await listen?.close().catch(() => {});
+    await client?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * A tool as plain, serializable data: what `tools/list` said, plus the server identity and
+ * instructions captured at discovery. Both `listTools()` and cached catalogs build executable
+ * tools from this shape.
+ */
+import type { Tool as WireTool } from '@modelcontextprotocol/client';
+
+export interface MCPToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: WireTool['inputSchema'];
+  outputSchema?: WireTool['outputSchema'];
+  annotations?: WireTool['annotations'];
+  _meta?: Record<string, unknown>;
+  serverName: string;
+  serverVersion?: string;
+  serverInstructions?: string;
+}
+
+export function definitionFrom(
+  tool: WireTool,
+  server: { name: string; version?: string | undefined; instructions?: string | undefined },
+): MCPToolDefinition {
+  const definition: MCPToolDefinition = {
+    name: tool.name,
+    inputSchema: tool.inputSchema,
+    serverName: server.name,
+  };
+  if (tool.title !== undefined) definition.title = tool.title;
+  if (tool.description !== undefined) definition.description = tool.description;
+  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  if (tool._meta !== undefined) definition._meta = tool._meta;
+  if (server.version !== undefined) definition.serverVersion = server.version;
+  if (server.instructions !== undefined) definition.serverInstructions = server.instructions;
+  return definition;
+}

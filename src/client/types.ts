@@ -1,0 +1,129 @@
+/**
+ * Public option and result types of MCPClient, named as on the reference page.
+ */
+import type { RequestContext } from '@mastra/core/request-context';
+import type {
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  Implementation,
+  jsonSchemaValidator as JsonSchemaValidatorType,
+  LoggingLevel,
+  OAuthClientProvider,
+  ToolAnnotations,
+} from '@modelcontextprotocol/client';
+
+export type { LoggingLevel };
+
+/** One log record, from the transport (stderr, connection events) or the server (`notifications/message`). */
+export interface LogMessage {
+  level: LoggingLevel;
+  message: string;
+  timestamp: Date;
+  serverName: string;
+  details?: Record<string, unknown>;
+}
+export type LogHandler = (logMessage: LogMessage) => void;
+
+/** `fetch` with the request context of the operation that caused the request (null during the handshake). */
+export type MastraFetchLike = (
+  url: string | URL,
+  init?: RequestInit,
+  requestContext?: RequestContext | null,
+) => Promise<Response>;
+
+export interface RequireToolApprovalContext {
+  toolName: string;
+  args: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: request context values are whatever the app stored
+  requestContext?: Record<string, any>;
+  annotations?: ToolAnnotations;
+}
+
+/** One embedded input request (an `input_required` entry, or a legacy `elicitation/create`). */
+export interface MCPInputRequest {
+  key: string;
+  params: (ElicitRequestFormParams & { mode?: 'form' }) | ElicitRequestURLParams;
+  signal: AbortSignal;
+}
+export type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promise<ElicitResult>;
+
+export interface MCPClientCapabilities {
+  elicitation?: { form?: Record<string, unknown>; url?: Record<string, unknown> };
+  extensions?: Record<string, unknown>;
+}
+
+export interface MCPTraceContext {
+  traceparent: string;
+  tracestate?: string;
+  baggage?: string;
+}
+
+interface BaseServerOptions {
+  logger?: LogHandler;
+  timeout?: number;
+  protocolVersion?: '2026-07-28' | 'legacy';
+  clientInfo?: { name?: string; version?: string };
+  capabilities?: MCPClientCapabilities;
+  inputRequests?: MCPInputRequestHandler;
+  enableServerLogs?: boolean;
+  serverLogLevel?: LoggingLevel;
+  enableProgressTracking?: boolean;
+  traceContext?: () => MCPTraceContext | undefined;
+  forwardInstructions?: boolean;
+  instructionsMaxLength?: number;
+  requireToolApproval?: boolean | ((params: RequireToolApprovalContext) => boolean | Promise<boolean>);
+  onToolError?: 'throw' | 'return';
+  jsonSchemaValidator?: JsonSchemaValidatorType;
+}
+
+export interface StdioServerDefinition extends BaseServerOptions {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  inheritDefaultEnv?: boolean;
+  cwd?: string;
+  url?: never;
+}
+
+export interface HttpServerDefinition extends BaseServerOptions {
+  url: URL;
+  requestInit?: RequestInit;
+  /** Compatibility path of the older page: used by the legacy SSE fallback. */
+  eventSourceInit?: EventSourceInit;
+  fetch?: MastraFetchLike;
+  allowedHosts?: string[];
+  authProvider?: OAuthClientProvider;
+  command?: never;
+}
+
+export type MastraMCPServerDefinition = StdioServerDefinition | HttpServerDefinition;
+
+export interface MCPClientOptions {
+  id?: string;
+  servers: Record<string, MastraMCPServerDefinition>;
+  timeout?: number;
+  clientInfo?: { name?: string; version?: string };
+  registerProcessHooks?: boolean;
+}
+
+/** What a server announced about itself (serverInfo). */
+export type MCPServerImplementation = Implementation;
+
+export interface MCPErrorDetail {
+  message: string;
+  httpStatus?: number;
+  code?: string | number;
+}
+
+export interface WithErrorsOptions {
+  /** Bounds each server's part of the operation; timed-out servers are reported in `errors`. */
+  perServerTimeoutMs?: number;
+}
+
+/** The common shape of every `*WithErrors` result; `durations` only when options were given. */
+export interface FanOutErrors {
+  errors: Record<string, string>;
+  errorDetails: Record<string, MCPErrorDetail>;
+  durations?: Record<string, number>;
+}
