@@ -251,32 +251,47 @@ export class ServerConnection {
     }
   }
 
-  private transportFor(definition: MastraMCPServerDefinition, legacySse = false): Transport {
-    if (isHttp(definition)) return legacySse ? sseTransport(definition) : streamableTransport(definition);
-    return stdioTransport(this.name, definition, (entry) => {
+  /**
+   * The first transport to try, or the fallback: legacy SSE for an HTTP endpoint that refuses
+   * Streamable HTTP, a fresh legacy process for a stdio server whose in-place probe failed.
+   */
+  private transportFor(fallback: boolean): Transport {
+    const { definition } = this;
+    if (isHttp(definition)) return fallback ? sseTransport(definition) : streamableTransport(definition);
+    const log: LogHandler = (entry) => {
       this.settings.log(entry);
       this.definition.logger?.(entry);
-    });
+    };
+    return stdioTransport(this.name, definition, log, !fallback && definition.protocolVersion !== 'legacy');
+  }
+
+  private fallbackAfter(error: unknown): string | undefined {
+    if (isHttp(this.definition)) {
+      return refusesStreamableHttp(error)
+        ? 'Streamable HTTP was refused; trying the legacy SSE transport'
+        : undefined;
+    }
+    return this.definition.protocolVersion === undefined
+      ? 'the server/discover probe failed; trying the legacy initialize handshake on a fresh process'
+      : undefined;
   }
 
   private async open(): Promise<Client> {
     let client = this.newClient();
     try {
-      await client.connect(this.transportFor(this.definition), { timeout: this.timeout });
+      await client.connect(this.transportFor(false), { timeout: this.timeout });
     } catch (error) {
       await client.close().catch(() => {});
-      if (!(isHttp(this.definition) && refusesStreamableHttp(error))) throw this.connectError(error);
-      this.log(
-        'info',
-        `Streamable HTTP refused (${messageOf(error)}); falling back to the legacy SSE transport`,
-      );
+      const fallback = this.fallbackAfter(error);
+      if (!fallback || this.closed) throw this.connectError(error);
+      this.log('info', `${fallback} (${messageOf(error)})`);
       client = this.newClient();
       client.setVersionNegotiation({ mode: 'legacy' });
       try {
-        await client.connect(this.transportFor(this.definition, true), { timeout: this.timeout });
-      } catch (sseError) {
+        await client.connect(this.transportFor(true), { timeout: this.timeout });
+      } catch (fallbackError) {
         await client.close().catch(() => {});
-        throw this.connectError(sseError);
+        throw this.connectError(isHttp(this.definition) ? fallbackError : error);
       }
     }
     if (this.closed) {

@@ -1,9 +1,14 @@
 /**
- * The stdio transport of one server: the environment starts from the SDK's curated whitelist
- * (unless `inheritDefaultEnv: false`), and the child's stderr is forwarded to the logger line by
- * line instead of being lost or mixed into the parent's output.
+ * The stdio transport of one server. The environment starts from the SDK's curated whitelist, or
+ * from nothing with `inheritDefaultEnv: false`; the child's stderr is forwarded to the logger
+ * line by line instead of being lost or mixed into the parent's output.
  */
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import {
+  DEFAULT_INHERITED_ENV_VARS,
+  getDefaultEnvironment,
+  StdioClientTransport,
+  type StdioServerParameters,
+} from '@modelcontextprotocol/client/stdio';
 import type { LogHandler, StdioServerDefinition } from '../types.js';
 
 export function stdioEnvironment(definition: StdioServerDefinition): Record<string, string> {
@@ -11,25 +16,61 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
   return { ...base, ...definition.env };
 }
 
+/**
+ * Subclassing matters twice. The SDK probes the revision of its own stdio transport on a
+ * throwaway sibling process but of a subclass in place: one process instead of two (a failed
+ * probe is retried on a fresh process by ServerConnection). And the SDK always adds the curated
+ * variables to the child's environment, so without inheritance they are hidden from the one
+ * synchronous `spawn` that reads them.
+ */
+class ManagedStdioTransport extends StdioClientTransport {
+  constructor(
+    parameters: StdioServerParameters,
+    private readonly inheritDefaults: boolean,
+  ) {
+    super(parameters);
+  }
+
+  override start(): Promise<void> {
+    if (this.inheritDefaults) return super.start();
+    const saved = new Map<string, string | undefined>();
+    for (const name of DEFAULT_INHERITED_ENV_VARS) {
+      saved.set(name, process.env[name]);
+      delete process.env[name];
+    }
+    try {
+      return super.start();
+    } finally {
+      for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+    }
+  }
+}
+
 export function stdioTransport(
   serverName: string,
   definition: StdioServerDefinition,
   log: LogHandler,
+  probeInPlace: boolean,
 ): StdioClientTransport {
-  const transport = new StdioClientTransport({
+  const parameters: StdioServerParameters = {
     command: definition.command,
     args: definition.args ?? [],
     env: stdioEnvironment(definition),
     stderr: 'pipe',
     ...(definition.cwd ? { cwd: definition.cwd } : {}),
-  });
+  };
+  const inheritDefaults = definition.inheritDefaultEnv !== false;
+  const transport =
+    probeInPlace || !inheritDefaults
+      ? new ManagedStdioTransport(parameters, inheritDefaults)
+      : new StdioClientTransport(parameters);
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
-      if (line.trim())
+      if (line.trim()) {
         log({
           level: 'info',
           message: line,
@@ -37,6 +78,7 @@ export function stdioTransport(
           serverName,
           details: { stream: 'stderr' },
         });
+      }
     }
   });
   return transport;
