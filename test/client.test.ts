@@ -181,6 +181,24 @@ describe('MCPClient against MCPServer', () => {
     ]);
   });
 
+  it('sends the traceContext option's values in request _meta', async () => {
+    const { http } = await httpServer();
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const mcp = client({
+      traced: {
+        url: http.mcpUrl,
+        protocolVersion: '2026-07-28',
+        traceContext: () => ({ traceparent, baggage: 'tenant=7' }),
+      },
+      plain: { url: http.mcpUrl, protocolVersion: 'legacy' },
+    });
+    const tools = await mcp.listTools();
+    const traced = await run(tools.traced_echoMeta, {});
+    expect(traced.meta).toMatchObject({ traceparent, baggage: 'tenant=7' });
+    const plain = await run(tools.plain_echoMeta, {});
+    expect(plain.meta.traceparent).toBeUndefined();
+  });
+
   it('forwards server log messages to the logger at the requested level', async () => {
     const { http } = await httpServer();
     const logs: Array<{ level: string; message: string; serverName: string }> = [];
