@@ -2,12 +2,14 @@
  * `npm run demo`: serves the Demo Kitchen MCPServer (examples/kitchen.ts) on Streamable HTTP at
  * 127.0.0.1 on an ephemeral port, then exercises every kind of capability with the MCP SDK's own
  * Client: as a 2026-07-28 client (`versionNegotiation: { mode: 'auto' }`), and as a legacy-pinned
- * 2025 client on the same endpoint. Prints a compact summary, closes everything and exits 0 on
- * its own; a hang exits 1.
+ * 2025 client on the same endpoint. Then it uses the same server through MCPClient: Mastra tools,
+ * progress, input requests, an Agent (deterministic mock model), resources and prompts. Prints a
+ * compact summary, closes everything and exits 0 on its own; a hang exits 1.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from '@mastra/core/agent';
 import {
   type CallToolResult,
   Client,
@@ -16,8 +18,39 @@ import {
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { MockLanguageModelV2 } from 'ai/test';
 import { z } from 'zod';
+import { MCPClient } from '../src/index.js';
 import { createKitchenServer, specialsTool } from './kitchen.js';
+
+/** A deterministic model: it calls one tool, then answers with what the tool returned. */
+function toolCallingModel(toolName: string, input: Record<string, unknown>) {
+  let calls = 0;
+  return new MockLanguageModelV2({
+    doGenerate: async (options) => {
+      calls++;
+      const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+      if (calls === 1) {
+        return {
+          rawCall: { rawPrompt: null, rawSettings: {} },
+          finishReason: 'tool-calls',
+          usage,
+          content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) }],
+          warnings: [],
+        };
+      }
+      const toolMessage = options.prompt.find((message) => message.role === 'tool');
+      const part = toolMessage?.content[0] as { output?: { value?: unknown } } | undefined;
+      return {
+        rawCall: { rawPrompt: null, rawSettings: {} },
+        finishReason: 'stop',
+        usage,
+        content: [{ type: 'text', text: `The tool said: ${JSON.stringify(part?.output?.value)}` }],
+        warnings: [],
+      };
+    },
+  });
+}
 
 /** Anything that hangs (a stream nobody closes, a lost notification) fails the demo instead. */
 const HARD_TIMEOUT_MS = 20_000;
@@ -385,6 +418,73 @@ async function main(): Promise<void> {
     line('', `answer   ${JSON.stringify(legacy.elicitationAnswer)} by the elicitation/create handler`);
     line('', `wire     ${legacyWire.join(' -> ')} (elicitation/create came as a server request)`);
     line('', `result   ${quote(textOf(legacyBooking))}`);
+
+    // -- MCPClient: the same server as Mastra tools, for an Agent -------------------------------
+    const client = new MCPClient({
+      id: 'demo-client',
+      registerProcessHooks: false,
+      servers: {
+        kitchen: {
+          url: endpoint,
+          enableProgressTracking: true,
+          inputRequests: async ({ params }) =>
+            params.mode === 'url'
+              ? { action: 'decline' }
+              : { action: 'accept', content: { name: 'Lin', guests: 3 } },
+        },
+        kitchenLegacy: { url: endpoint, protocolVersion: 'legacy' },
+      },
+    });
+    opened.push(['MCPClient', () => client.disconnect()]);
+    const { tools: mastraTools, errors } = await client.listToolsWithErrors({ perServerTimeoutMs: 5_000 });
+    line(
+      'MCPClient',
+      `${Object.keys(mastraTools).length} Mastra tools from 2 servers, errors ${JSON.stringify(errors)}`,
+    );
+    sub(
+      'keys',
+      Object.keys(mastraTools)
+        .filter((key) => key.startsWith('kitchen_'))
+        .join(', '),
+    );
+    const weatherTool = mastraTools.kitchen_getWeather;
+    const osloWeather = await weatherTool?.execute?.({ city: 'Oslo' }, {});
+    sub('getWeather', `kitchen_getWeather -> ${JSON.stringify(osloWeather)} (the structured value)`);
+    const progressSeen: string[] = [];
+    await client.progress.onUpdate('kitchen', (update) =>
+      progressSeen.push(`${update.progress}/${update.total}`),
+    );
+    await mastraTools.kitchen_prepIngredients?.execute?.(
+      { dish: 'tart', ingredients: ['flour', 'butter'] },
+      {},
+    );
+    sub('progress', `kitchen_prepIngredients -> progress.onUpdate ${progressSeen.join(', ') || '(none)'}`);
+    const clientBooking = (await mastraTools.kitchen_bookTable?.execute?.(
+      { time: '21:00' },
+      {},
+    )) as CallToolResult;
+    sub('inputRequests', `bookTable answered by the handler -> ${quote(textOf(clientBooking))}`);
+    const agent = new Agent({
+      id: 'demo-agent',
+      name: 'Demo Agent',
+      instructions: 'Use the kitchen tools.',
+      model: toolCallingModel('kitchen_getWeather', { city: 'Lisbon' }),
+      tools: mastraTools,
+    });
+    const agentAnswer = await agent.generate('Is the terrace open?');
+    sub('Agent', `called kitchen_getWeather -> ${quote(agentAnswer.text, 90)}`);
+    const legacyResources = await client.resources.list();
+    sub('resources', `kitchenLegacy: ${legacyResources.kitchenLegacy?.map((r) => r.uri).join(', ')}`);
+    const planned = await client.prompts.get({
+      serverName: 'kitchen',
+      name: 'plan-dinner',
+      args: { guests: '2' },
+      version: 'v2',
+    });
+    sub(
+      'prompts.get',
+      `plan-dinner@v2 -> ${quote(String((planned.messages[0]?.content as { text?: string } | undefined)?.text))}`,
+    );
   } finally {
     const closed: string[] = [];
     for (const [name, close] of opened.reverse()) {

@@ -97,7 +97,9 @@ describe('npm run demo', () => {
     expectLine(/^prompts\s+2 listed: plan-dinner@v1, plan-dinner@v2$/m);
     expectLine(/^ {2}complete\s+\{guests\} "1" -> 12$/m);
     expectLine(/^ {2}get v1\s+plan-dinner@v1 \{guests: 4\} -> "Plan a three-course dinner for 4 guests\."$/m);
-    expectLine(/^ {2}get v2\s+plan-dinner@v2 \{guests: 4\} -> /m);
+    expectLine(
+      /^ {2}get v2\s+plan-dinner@v2 \{guests: 4\} -> "Plan a three-course dinner for 4 guests, with a wine pairing/m,
+    );
   });
 
   it('delivers the tools list_changed of toolActions.add() to both clients', () => {
@@ -112,6 +114,24 @@ describe('npm run demo', () => {
       /^legacy client\s+getWeather -> structuredContent \{"city":"Oslo","tempC":3,"sky":"snow","terraceOpen":false\}$/m,
     );
     expectLine(/^\s+result\s+"table for 4 at 19:30 booked for Grace"$/m);
-    expectLine(/^closed\s+legacy client \(session deleted\), 2026-07-28 client, MCPServer, HTTP server$/m);
+  });
+
+  it('uses the same server through MCPClient: Mastra tools, an Agent, resources and prompts', () => {
+    expectLine(/^MCPClient\s+12 Mastra tools from 2 servers, errors \{\}$/m);
+    expectLine(
+      /^ {2}getWeather\s+kitchen_getWeather -> \{"city":"Oslo","tempC":3,"sky":"snow","terraceOpen":false\}/m,
+    );
+    expectLine(/^ {2}progress\s+kitchen_prepIngredients -> progress\.onUpdate 1\/2, 2\/2$/m);
+    expectLine(
+      /^ {2}inputRequests\s+bookTable answered by the handler -> "table for 3 at 21:00 booked for Lin"$/m,
+    );
+    expectLine(/^ {2}Agent\s+called kitchen_getWeather -> "The tool said: .*Lisbon.*terraceOpen\\":true/m);
+    expectLine(/^ {2}resources\s+kitchenLegacy: kitchen:\/\/menu\/today, kitchen:\/\/logo\.png$/m);
+    expectLine(
+      /^ {2}prompts\.get\s+plan-dinner@v2 -> "Plan a three-course dinner for 2 guests, with a wine pairing/m,
+    );
+    expectLine(
+      /^closed\s+MCPClient, legacy client \(session deleted\), 2026-07-28 client, MCPServer, HTTP server$/m,
+    );
   });
 });
