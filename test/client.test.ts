@@ -181,7 +181,7 @@ describe('MCPClient against MCPServer', () => {
     ]);
   });
 
-  it('sends the traceContext option's values in request _meta', async () => {
+  it('sends the values of the traceContext option in request _meta', async () => {
     const { http } = await httpServer();
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     const mcp = client({
@@ -314,6 +314,19 @@ describe('connections', () => {
     }
   });
 
+  it("forwards a stdio server's stderr to the logger", async () => {
+    const logs: Array<{ message: string; details?: Record<string, unknown> }> = [];
+    const mcp = client({ local: stdio({ protocolVersion: 'legacy', logger: (entry) => logs.push(entry) }) });
+    const tools = await mcp.listTools();
+    // The server logs a failing tool through Mastra's console logger, i.e. on its stderr.
+    await run(tools.local_failingTool, {}).catch(() => {});
+    await eventually('the stderr line', () =>
+      logs.find(
+        (entry) => entry.details?.stream === 'stderr' && entry.message.includes('the detonator is broken'),
+      ),
+    );
+  });
+
   it('falls back to the legacy SSE transport when Streamable HTTP is refused', async () => {
     const { http } = await httpServer();
     const mcp = client({ sse: { url: new URL(`${http.base}/sse`) } });
@@ -399,6 +412,9 @@ describe('resources and prompts', () => {
     await server.resources.notifyUpdated({ uri: 'file://data/logo.png' });
     await eventually('the update', () => updates.length === 1);
     expect(updates).toEqual(['file://data/1.txt']);
+    await mcp.reconnectServer('modern');
+    await server.resources.notifyUpdated({ uri: 'file://data/1.txt' });
+    await eventually('the update after a reconnect', () => updates.length === 2);
     await mcp.resources.unsubscribe('modern', 'file://data/1.txt');
     await expect(mcp.resources.subscribe('legacy', 'file://data/1.txt')).rejects.toThrow(
       /legacy.*2025-11-25.*2026-07-28/,
