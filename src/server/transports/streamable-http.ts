@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -20,6 +20,7 @@ import type { ElicitationMode, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { hostGuardRejection } from './host-guard.js';
 import { readJsonBody, sendJsonRpcError } from './node-http.js';
+import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 
@@ -39,10 +40,7 @@ type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
 
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, LegacySession>();
-  private readonly modern = new Map<
-    ModernMode,
-    { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }
-  >();
+  private readonly modern = new Map<ModernMode, McpHttpHandler>();
   /** The transport of the most recent legacy session, for `getStreamableHTTPTransport()`. */
   latestTransport: NodeStreamableHTTPServerTransport | undefined;
 
@@ -64,12 +62,22 @@ export class StreamableHttpEndpoint {
       if (!outcome.ok) return;
       body = outcome.body;
     }
-    const request = await toWebRequest(req, body);
+    const request = bodylessRequest(req, res);
     if (await isLegacyRequest(request, body)) {
       await this.handleLegacy(req, res, body, options);
       return;
     }
-    await this.modernHandler(options).node(req, res, body);
+    try {
+      const authInfo = req.auth;
+      const response = await this.modernHandler(options).fetch(request, {
+        parsedBody: body,
+        ...(authInfo ? { authInfo } : {}),
+      });
+      await sendWebResponse(response, res);
+    } catch (error) {
+      this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
+      sendJsonRpcError(res, 500, -32603, 'Internal error');
+    }
   }
 
   private modernHandler(options: StreamableHTTPServerTransportOptions) {
@@ -78,9 +86,9 @@ export class StreamableHttpEndpoint {
         ? 'serverless-sse'
         : 'serverless-json'
       : 'stateful';
-    let entry = this.modern.get(mode);
-    if (!entry) {
-      const handler = createMcpHandler(
+    let handler = this.modern.get(mode);
+    if (!handler) {
+      handler = createMcpHandler(
         () => this.deps.createInstance(mode === 'stateful' ? 'modern' : 'serverless').server,
         {
           legacy: 'reject',
@@ -89,10 +97,9 @@ export class StreamableHttpEndpoint {
         },
       );
       if (mode === 'stateful') this.deps.connections.addNotifier(handler.notify);
-      entry = { handler, node: toNodeHandler(handler, { onerror: this.deps.onerror }) };
-      this.modern.set(mode, entry);
+      this.modern.set(mode, handler);
     }
-    return entry;
+    return handler;
   }
 
   private async handleLegacy(
@@ -189,7 +196,7 @@ export class StreamableHttpEndpoint {
   async close(): Promise<void> {
     const sessions = [...this.sessions.keys()];
     for (const id of sessions) this.dropSession(id);
-    await Promise.allSettled([...this.modern.values()].map(({ handler }) => handler.close()));
+    await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
   }
 }
