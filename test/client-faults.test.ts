@@ -1,0 +1,433 @@
+/**
+ * MCPClient under faulty servers: every fault is reported for its own server while a healthy
+ * server configured in the same client keeps working. Real child processes and real HTTP on
+ * 127.0.0.1; the faulty stdio servers are small plain-JavaScript fixtures (fault-*.mjs).
+ */
+import http from 'node:http';
+import { createTool } from '@mastra/core/tools';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type MastraMCPServerDefinition,
+  MCPClient,
+  MCPServer,
+  type MCPTool,
+  type StdioServerDefinition,
+} from '../src/index.js';
+import {
+  faultStdio,
+  type HttpEndpoint,
+  isAlive,
+  leftRunning,
+  pidRecorder,
+  reap,
+  run,
+  sdkStdio,
+  serveHangingHttp,
+  serveSdkHttp,
+  survivors,
+  textOf,
+} from './fixtures/client-harness.js';
+
+const clients: MCPClient[] = [];
+const cleanups: Array<() => Promise<unknown>> = [];
+/** Every child pid a test learned of; killed after the test if still alive (never an assertion). */
+const children = new Set<number>();
+let nextId = 0;
+
+function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
+  const mcp = new MCPClient({
+    id: `faults-${process.pid}-${++nextId}`,
+    registerProcessHooks: false,
+    timeout: 20_000,
+    servers,
+  });
+  clients.push(mcp);
+  return mcp;
+}
+
+function recorder() {
+  const recorded = pidRecorder();
+  const logger: typeof recorded.logger = (entry) => {
+    recorded.logger(entry);
+    for (const pid of recorded.pids) children.add(pid);
+  };
+  return { ...recorded, logger };
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((mcp) => mcp.disconnect()));
+  while (cleanups.length) await cleanups.pop()?.();
+  reap(await survivors(children, 500));
+  children.clear();
+});
+
+let healthyHttp: HttpEndpoint;
+beforeAll(async () => {
+  healthyHttp = await serveSdkHttp();
+});
+afterAll(async () => {
+  await healthyHttp.close();
+});
+
+/** The healthy server: the SDK McpServer over Streamable HTTP, in this process (no start-up cost). */
+const healthy = (): MastraMCPServerDefinition => ({ url: healthyHttp.url });
+
+async function expectHealthyWorks(tools: Record<string, MCPTool>) {
+  expect(Object.keys(tools)).toEqual(expect.arrayContaining(['healthy_echo', 'healthy_weather']));
+  expect(textOf(await run(tools.healthy_echo, { text: 'still here' }))).toBe('echo: still here');
+}
+
+/** A hand-written legacy server from fault-raw-server.mjs in the given mode. */
+const raw = (mode: string, extra: Partial<StdioServerDefinition> = {}) =>
+  faultStdio('fault-raw-server', [mode], { protocolVersion: 'legacy', ...extra });
+
+describe('a stdio server that crashes at startup', () => {
+  it('is reported for its own server; the healthy one keeps working', async () => {
+    const log = recorder();
+    const mcp = client({ healthy: healthy(), crash: faultStdio('fault-crash', [], { logger: log.logger }) });
+
+    const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
+    expect(Object.keys(errors)).toEqual(['crash']);
+    expect(errors.crash).toMatch(/MCP server 'crash'/);
+    expect(errorDetails.crash?.message).toEqual(expect.stringContaining("'crash'"));
+    expect(Object.keys(tools).some((key) => key.startsWith('crash_'))).toBe(false);
+    await expectHealthyWorks(tools);
+    // The child's stderr reaches the server's logger, so the cause is visible.
+    expect(log.records.map((entry) => entry.message)).toContain('fault-crash: failed to start (simulated)');
+
+    // The other listings report it the same way, and asking again does not break anything.
+    const prompts = await mcp.prompts.listWithErrors();
+    expect(prompts.errors.crash).toMatch(/'crash'/);
+    expect(prompts.prompts.healthy?.map((prompt) => prompt.name)).toEqual(['greet']);
+    const again = await mcp.listToolsWithErrors();
+    expect(Object.keys(again.errors)).toEqual(['crash']);
+    await expectHealthyWorks(again.tools);
+  });
+});
+
+describe('a server that hangs', () => {
+  it('is cut off by perServerTimeoutMs and reported in errors, with durations for every server', async () => {
+    const hanging = await serveHangingHttp();
+    cleanups.push(() => hanging.close());
+    const log = recorder();
+    const mcp = client({
+      healthy: healthy(),
+      // Their own timeouts are longer than the deadline: perServerTimeoutMs is what cuts them off.
+      hangHttp: { url: hanging.url, timeout: 3000 },
+      hangStdio: faultStdio('fault-hang', [], {
+        protocolVersion: 'legacy',
+        timeout: 3000,
+        logger: log.logger,
+      }),
+    });
+    // Connected beforehand, so the healthy server's listing is well inside the 1 s deadline.
+    await mcp.reconnectServer('healthy');
+
+    const started = Date.now();
+    const { tools, errors, errorDetails, durations } = await mcp.listToolsWithErrors({
+      perServerTimeoutMs: 1000,
+    });
+    const elapsed = Date.now() - started;
+
+    expect(elapsed).toBeLessThan(2500);
+    expect(Object.keys(errors).sort()).toEqual(['hangHttp', 'hangStdio']);
+    expect(errors.hangHttp).toMatch(/'hangHttp'.*1000 ms/);
+    expect(errors.hangStdio).toMatch(/'hangStdio'.*1000 ms/);
+    expect(errorDetails.hangHttp?.message).toBe(errors.hangHttp);
+    expect(Object.keys(durations ?? {}).sort()).toEqual(['hangHttp', 'hangStdio', 'healthy']);
+    expect(durations?.hangHttp).toBeGreaterThanOrEqual(950);
+    expect(durations?.hangStdio).toBeGreaterThanOrEqual(950);
+    expect(durations?.healthy).toBeLessThan(1000);
+    await expectHealthyWorks(tools);
+  });
+
+  it('a per-server timeout makes a hanging tool call reject with an error naming server and tool', async () => {
+    const mcp = client({ healthy: healthy(), slow: { url: healthyHttp.url, timeout: 1000 } });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+    expect(errors).toEqual({});
+
+    const started = Date.now();
+    const failure = await run(tools.slow_sleep, { ms: 10_000 }).then(
+      () => undefined,
+      (error: unknown) => error as Error & { id?: string; details?: Record<string, unknown> },
+    );
+    const elapsed = Date.now() - started;
+    expect(failure?.message).toMatch(/MCP tool 'sleep' on server 'slow' failed: .*timed out/i);
+    expect(failure?.id).toBe('MCP_CLIENT_TOOL_CALL_FAILED');
+    expect(failure?.details).toMatchObject({ server: 'slow', tool: 'sleep' });
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(3000);
+
+    // The same connection and the other server are still usable.
+    expect(textOf(await run(tools.slow_echo, { text: 'after' }))).toBe('echo: after');
+    expect(textOf(await run(tools.slow_sleep, { ms: 10 }))).toBe('slept 10');
+    await expectHealthyWorks(tools);
+  });
+});
+
+describe('malformed results', () => {
+  it('a hand-written server whose tools/list is garbage is reported for that server', async () => {
+    const mcp = client({
+      healthy: healthy(),
+      notArray: raw('not-array'),
+      noInputSchema: raw('no-input-schema'),
+      notJson: raw('not-json', { timeout: 1500 }),
+    });
+    const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
+
+    expect(Object.keys(errors).sort()).toEqual(['noInputSchema', 'notArray', 'notJson']);
+    // `tools` is a string: the SDK rejects the result as invalid.
+    expect(errors.notArray).toMatch(/tools\/list/);
+    expect(errors.notArray).toMatch(/expected array/);
+    // A tool without inputSchema invalidates the whole result.
+    expect(errors.noInputSchema).toMatch(/tools\/list/);
+    expect(errors.noInputSchema).toMatch(/inputSchema/);
+    // A line that is not JSON is dropped by the transport; the request times out.
+    expect(errors.notJson).toMatch(/timed out/i);
+    for (const name of ['notArray', 'noInputSchema', 'notJson']) {
+      expect(errorDetails[name]?.message).toBeTruthy();
+      expect(Object.keys(tools).some((key) => key.startsWith(`${name}_`))).toBe(false);
+    }
+    // Every error a user sees should name the server it concerns (src/client/errors.ts), as the
+    // connect and deadline errors do. Checked softly so each server's message is reported.
+    expect.soft(errors.notArray).toMatch(/'notArray'/);
+    expect.soft(errors.noInputSchema).toMatch(/'noInputSchema'/);
+    expect.soft(errors.notJson).toMatch(/'notJson'/);
+
+    await expectHealthyWorks(tools);
+  });
+
+  it('a ~5 MB tool result completes over stdio and HTTP, and the client keeps working', async () => {
+    const log = recorder();
+    const mcp = client({ healthy: healthy(), big: sdkStdio({ logger: log.logger }) });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+    expect(errors).toEqual({});
+
+    const size = 5 * 1024 * 1024;
+    for (const tool of [tools.big_huge, tools.healthy_huge]) {
+      const result = await run(tool, { bytes: size });
+      const text = textOf(result);
+      expect(text.length).toBe(size);
+      expect(text.startsWith('xxxx')).toBe(true);
+    }
+    expect(textOf(await run(tools.big_echo, { text: 'small again' }))).toBe('echo: small again');
+    await expectHealthyWorks(tools);
+  });
+});
+
+describe('invalid tool schemas', () => {
+  it('an invalid top-level inputSchema fails the whole tools/list of that server only', async () => {
+    // `{ type: 'object', properties: 5 }` and `{ type: 'nonsense' }` next to a valid tool `ok`. The
+    // SDK validates the tools/list result as a whole, so the server is reported as an error and
+    // none of its tools (not even `ok`) is offered; other servers are unaffected.
+    const mcp = client({ healthy: healthy(), badSchema: raw('bad-schema') });
+    const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
+
+    expect(Object.keys(errors)).toEqual(['badSchema']);
+    expect(errors.badSchema).toMatch(/tools\/list/);
+    expect(errors.badSchema).toMatch(/properties/);
+    expect(errorDetails.badSchema?.code).toBe('INVALID_RESULT');
+    expect(Object.keys(tools).filter((key) => key.startsWith('badSchema_'))).toEqual([]);
+    expect.soft(errors.badSchema).toMatch(/'badSchema'/);
+    await expectHealthyWorks(tools);
+  });
+
+  it('a tool whose nested schema cannot be compiled is skipped with a logged error; the rest work', async () => {
+    // Top level valid (so the SDK accepts the list), but `properties.a` is `{ type: 'nonsense' }`:
+    // building the tool fails, MCPClient skips it and logs an error naming it.
+    const log = recorder();
+    const mcp = client({ healthy: healthy(), nested: raw('bad-nested', { logger: log.logger }) });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+
+    expect(errors).toEqual({});
+    expect(Object.keys(tools)).toContain('nested_ok');
+    expect(Object.keys(tools)).not.toContain('nested_badNested');
+    expect(log.records).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        serverName: 'nested',
+        message: expect.stringMatching(/tool 'badNested' skipped: .*nonsense/),
+      }),
+    );
+    expect(textOf(await run(tools.nested_ok, { text: 'fine' }))).toBe('raw ok: fine');
+    await expectHealthyWorks(tools);
+  });
+
+  it('without a per-server logger, the skipped tool still reaches the client logger', async () => {
+    const mcp = client({ healthy: healthy(), nested: raw('bad-nested') });
+    const logged: string[] = [];
+    const original = mcp.logger;
+    mcp.logger = new Proxy(original, {
+      get: (target, key) =>
+        key === 'error'
+          ? (message: string) => logged.push(message)
+          : Reflect.get(target, key, target)?.bind?.(target),
+    });
+    const { tools } = await mcp.listToolsWithErrors();
+    expect(Object.keys(tools)).toContain('nested_ok');
+    // MCPClient.log(): "Transport and server log records also reach the Mastra logger".
+    expect(logged).toContainEqual(expect.stringMatching(/nested.*badNested/));
+  });
+});
+
+describe('reconnecting', () => {
+  it.each([undefined, 'legacy'] as const)(
+    'a stdio server killed after connecting is restarted by the next call (protocolVersion %s)',
+    async (protocolVersion) => {
+      const log = recorder();
+      const mcp = client({
+        healthy: healthy(),
+        sdk: sdkStdio({ logger: log.logger, ...(protocolVersion ? { protocolVersion } : {}) }),
+      });
+      const { tools, errors } = await mcp.listToolsWithErrors();
+      expect(errors).toEqual({});
+      const first = Number(textOf(await run(tools.sdk_pid, {})));
+      expect(isAlive(first)).toBe(true);
+      children.add(first);
+
+      process.kill(first, 'SIGKILL');
+      expect(await survivors([first], 5000)).toEqual([]);
+
+      // The same tool object, the very next operation: a new process answers.
+      const second = Number(textOf(await run(tools.sdk_pid, {})));
+      children.add(second);
+      expect(second).not.toBe(first);
+      expect(isAlive(second)).toBe(true);
+      const relisted = await mcp.listToolsWithErrors();
+      expect(relisted.errors).toEqual({});
+      expect(textOf(await run(relisted.tools.sdk_echo, { text: 'back' }))).toBe('echo: back');
+      await expectHealthyWorks(relisted.tools);
+    },
+  );
+
+  it('an HTTP legacy session the server forgets is reopened by the next call', async () => {
+    const instance = (tag: string) =>
+      new MCPServer({
+        id: `faults-${tag}`,
+        name: `faults-${tag}`,
+        version: '1.0.0',
+        tools: {
+          whoami: createTool({
+            id: 'whoami',
+            description: 'Names the server instance.',
+            inputSchema: z.object({}),
+            outputSchema: z.object({ instance: z.string() }),
+            execute: async () => ({ instance: tag }),
+          }),
+        },
+      });
+    // One listener whose MCPServer can be replaced: a restarted server on the same address.
+    let current = instance('A');
+    const listener = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      void current.startHTTP({ url, httpPath: '/mcp', req, res });
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const address = listener.address() as { port: number };
+    const url = new URL(`http://127.0.0.1:${address.port}/mcp`);
+    cleanups.push(async () => {
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
+      await current.close();
+    });
+
+    const sessions: string[] = [];
+    const mcp = client({
+      healthy: healthy(),
+      mastra: {
+        url,
+        protocolVersion: 'legacy',
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          const session = response.headers.get('mcp-session-id');
+          if (session && !sessions.includes(session)) sessions.push(session);
+          return response;
+        },
+      },
+    });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+    expect(errors).toEqual({});
+    expect(await run(tools.mastra_whoami, {})).toEqual({ instance: 'A' });
+    expect(sessions).toHaveLength(1);
+
+    // 1. The server restarts: the new instance has never heard of the session (404).
+    const old = current;
+    current = instance('B');
+    await old.close();
+    expect(await run(tools.mastra_whoami, {})).toEqual({ instance: 'B' });
+    expect(sessions).toHaveLength(2);
+
+    // 2. The session is ended from outside (DELETE), as an operator or proxy would.
+    const ended = await fetch(url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessions[1] as string, 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(ended.status).toBeLessThan(300);
+    expect(await run(tools.mastra_whoami, {})).toEqual({ instance: 'B' });
+    expect(sessions).toHaveLength(3);
+
+    const relisted = await mcp.listToolsWithErrors();
+    expect(relisted.errors).toEqual({});
+    await expectHealthyWorks(relisted.tools);
+  });
+});
+
+describe('child processes', () => {
+  it('none is left running after disconnect()', async () => {
+    const log = recorder();
+    const mcp = client({
+      healthy: healthy(),
+      sdk: sdkStdio({ logger: log.logger }),
+      raw: raw('bad-nested', { logger: log.logger }),
+      crash: faultStdio('fault-crash', [], { logger: log.logger }),
+      // Hangs at startup, ignoring stdin EOF and SIGTERM; its connect times out (1 s) before
+      // disconnect(), so only the client's cleanup of that failed connect can end it.
+      hang: faultStdio('fault-hang', ['--ignore-sigterm'], {
+        protocolVersion: 'legacy',
+        timeout: 1000,
+        logger: log.logger,
+      }),
+    });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+    expect(Object.keys(errors).sort()).toEqual(['crash', 'hang']);
+    // A server killed after connecting and restarted by the next call: both processes count.
+    const first = Number(textOf(await run(tools.sdk_pid, {})));
+    process.kill(first, 'SIGKILL');
+    expect(await survivors([first], 5000)).toEqual([]);
+    const second = Number(textOf(await run(tools.sdk_pid, {})));
+    expect([log.pids.has(first), log.pids.has(second)]).toEqual([true, true]);
+    // Listing again retries the crashing and the hanging server (new processes) right before
+    // disconnect().
+    const again = await mcp.listToolsWithErrors();
+    expect(Object.keys(again.errors).sort()).toEqual(['crash', 'hang']);
+    // sdk twice, raw, crash and hang at least twice each.
+    expect(log.pids.size).toBeGreaterThanOrEqual(7);
+
+    await mcp.disconnect();
+    expect(await leftRunning(log.pids, log.records, 1500)).toEqual([]);
+  });
+
+  it('disconnect() during a connect that is still in flight returns promptly and leaves no child', async () => {
+    const log = recorder();
+    const mcp = client({
+      healthy: healthy(),
+      // Hangs at startup; its own connect timeout (6 s) is far away when disconnect() is called.
+      hang: faultStdio('fault-hang', [], { protocolVersion: 'legacy', timeout: 6000, logger: log.logger }),
+    });
+    await mcp.reconnectServer('healthy');
+    const { errors } = await mcp.listToolsWithErrors({ perServerTimeoutMs: 500 });
+    expect(Object.keys(errors)).toEqual(['hang']);
+    for (let waited = 0; log.pids.size === 0 && waited < 3000; waited += 25) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(log.pids.size).toBe(1);
+
+    const started = Date.now();
+    await mcp.disconnect();
+    const elapsed = Date.now() - started;
+    // Closing a stdio child that ignores EOF takes the SDK ~2 s (stdin grace, then SIGTERM).
+    expect.soft(elapsed).toBeLessThan(3000);
+    expect(await leftRunning(log.pids, log.records, 1500)).toEqual([]);
+  });
+});
