@@ -140,12 +140,7 @@ export class MCPClient {
       try {
         toolset[name] = mastraTool(connection, definition) as unknown as MCPTool;
       } catch (error) {
-        connection.definition.logger?.({
-          level: 'error',
-          message: `tool '${name}' skipped: ${messageOf(error)}`,
-          timestamp: new Date(),
-          serverName,
-        });
+        connection.log('error', `tool '${name}' skipped: ${messageOf(error)}`);
       }
     }
     return toolset;

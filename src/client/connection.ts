@@ -91,6 +91,7 @@ export class ServerConnection {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private closed = false;
+  private abortConnect: AbortController | undefined;
   private listen: McpSubscription | undefined;
   private listenFilterKey = '';
   readonly subscribedUris = new Set<string>();
@@ -122,20 +123,24 @@ export class ServerConnection {
     return this.client !== undefined;
   }
 
-  private log(
-    level: 'debug' | 'info' | 'warning' | 'error',
-    message: string,
-    details?: Record<string, unknown>,
-  ) {
-    const entry = {
+  /** Every record goes to the client's logger and the server's `logger`; a throwing handler is contained. */
+  readonly emit: LogHandler = (entry) => {
+    this.settings.log(entry);
+    try {
+      this.definition.logger?.(entry);
+    } catch {
+      // A user log handler must not take the connection (or the process) down.
+    }
+  };
+
+  log(level: 'debug' | 'info' | 'warning' | 'error', message: string, details?: Record<string, unknown>) {
+    this.emit({
       level,
       message,
       timestamp: new Date(),
       serverName: this.name,
       ...(details ? { details } : {}),
-    };
-    this.settings.log(entry);
-    this.definition.logger?.(entry);
+    });
   }
 
   /** The connected SDK client, connecting first (once, however many callers wait). */
@@ -224,8 +229,7 @@ export class ServerConnection {
         serverName: this.name,
         details: { source: 'server', ...(logger ? { logger } : {}), data },
       };
-      this.settings.log(entry);
-      this.definition.logger?.(entry);
+      this.emit(entry);
     });
     if (this.inputRequests) {
       client.setRequestHandler('elicitation/create', async (request, ctx) => {
@@ -258,11 +262,7 @@ export class ServerConnection {
   private transportFor(fallback: boolean): Transport {
     const { definition } = this;
     if (isHttp(definition)) return fallback ? sseTransport(definition) : streamableTransport(definition);
-    const log: LogHandler = (entry) => {
-      this.settings.log(entry);
-      this.definition.logger?.(entry);
-    };
-    return stdioTransport(this.name, definition, log, !fallback && definition.protocolVersion !== 'legacy');
+    return stdioTransport(this.name, definition, this.emit);
   }
 
   private fallbackAfter(error: unknown): string | undefined {
@@ -276,23 +276,38 @@ export class ServerConnection {
       : undefined;
   }
 
-  private async open(): Promise<Client> {
-    let client = this.newClient();
+  /** Connects one client over one transport; on failure both are closed, and awaited, before rethrowing. */
+  private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
+    const client = this.newClient();
+    if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
+    const transport = this.transportFor(fallback);
     try {
-      await client.connect(this.transportFor(false), { timeout: this.timeout });
+      await client.connect(transport, { timeout: this.timeout, signal });
+      return client;
     } catch (error) {
       await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private async open(): Promise<Client> {
+    const abort = new AbortController();
+    this.abortConnect = abort;
+    let client: Client;
+    try {
+      client = await this.attempt(false, abort.signal);
+    } catch (error) {
       const fallback = this.fallbackAfter(error);
       if (!fallback || this.closed) throw this.connectError(error);
       this.log('info', `${fallback} (${messageOf(error)})`);
-      client = this.newClient();
-      client.setVersionNegotiation({ mode: 'legacy' });
       try {
-        await client.connect(this.transportFor(true), { timeout: this.timeout });
+        client = await this.attempt(true, abort.signal);
       } catch (fallbackError) {
-        await client.close().catch(() => {});
         throw this.connectError(isHttp(this.definition) ? fallbackError : error);
       }
+    } finally {
+      if (this.abortConnect === abort) this.abortConnect = undefined;
     }
     if (this.closed) {
       await client.close().catch(() => {});
@@ -441,6 +456,7 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.abortConnect?.abort(new Error(`MCP server '${this.name}': the client was disconnected`));
     const pending = this.connecting;
     await pending?.catch(() => {});
     const client = this.client;

@@ -42,6 +42,9 @@ export async function fanOut<T>(
         );
       } catch (error) {
         const detail = errorDetail(error);
+        // Every reported error names its server, whichever layer raised it.
+        if (!detail.message.includes(`'${serverName}'`))
+          detail.message = `MCP server '${serverName}': ${detail.message}`;
         errorDetails[serverName] = detail;
         errors[serverName] = legacyMessage(detail);
       } finally {

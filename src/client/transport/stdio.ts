@@ -17,18 +17,27 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
 }
 
 /**
- * Subclassing matters twice. The SDK probes the revision of its own stdio transport on a
+ * Subclassing matters three times. The SDK probes the revision of its own stdio transport on a
  * throwaway sibling process but of a subclass in place: one process instead of two (a failed
- * probe is retried on a fresh process by ServerConnection). And the SDK always adds the curated
+ * probe is retried on a fresh process by ServerConnection). The SDK always adds the curated
  * variables to the child's environment, so without inheritance they are hidden from the one
- * synchronous `spawn` that reads them.
+ * synchronous `spawn` that reads them. And close() is shared, because the SDK may start closing
+ * on its own (a failed handshake) without anyone awaiting it.
  */
 class ManagedStdioTransport extends StdioClientTransport {
+  private closing: Promise<void> | undefined;
+
   constructor(
     parameters: StdioServerParameters,
     private readonly inheritDefaults: boolean,
   ) {
     super(parameters);
+  }
+
+  /** Every caller waits for the same shutdown, so whoever awaits close() sees the child gone. */
+  override close(): Promise<void> {
+    this.closing ??= super.close();
+    return this.closing;
   }
 
   override start(): Promise<void> {
@@ -50,7 +59,6 @@ export function stdioTransport(
   serverName: string,
   definition: StdioServerDefinition,
   log: LogHandler,
-  probeInPlace: boolean,
 ): StdioClientTransport {
   const parameters: StdioServerParameters = {
     command: definition.command,
@@ -59,11 +67,7 @@ export function stdioTransport(
     stderr: 'pipe',
     ...(definition.cwd ? { cwd: definition.cwd } : {}),
   };
-  const inheritDefaults = definition.inheritDefaultEnv !== false;
-  const transport =
-    probeInPlace || !inheritDefaults
-      ? new ManagedStdioTransport(parameters, inheritDefaults)
-      : new StdioClientTransport(parameters);
+  const transport = new ManagedStdioTransport(parameters, definition.inheritDefaultEnv !== false);
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     pending += chunk.toString();
