@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Runs every server scenario of the official MCP conformance suite
-# (@modelcontextprotocol/conformance) against conformance/server.ts, an MCPServer fixture.
+# (@modelcontextprotocol/conformance) against conformance/server.ts, an MCPServer fixture, then
+# every client scenario against conformance/client.ts, an MCPClient "everything client"
+# (conformance/run-client.sh, which also runs on its own).
 #
 #   npm run conformance            (or: bash conformance/run.sh)
 #
 # The fixture runs on the machine's Node (via tsx); the suite's runner needs Node >= 22 and runs
 # on a Node 22 binary this script installs from the npm registry on first use. Results (checks.json per scenario, runner and server
-# logs) go to .conformance/ (git-ignored). Exits non-zero only when a scenario fails that
-# conformance/expected-failures.yml does not list.
+# logs) go to .conformance/ (git-ignored), client results to .conformance/client/. Exits non-zero
+# only when a scenario fails that conformance/expected-failures.yml does not list.
 #
 # Environment: CONFORMANCE_PORT (fixture port, default 0 = ephemeral), CONFORMANCE_TIMEOUT
-# (seconds per scenario, default 120), HOST_NODE (node binary for the fixture).
+# (seconds per scenario, default 120), HOST_NODE (node binary for the fixture and the client),
+# CONFORMANCE_CLIENT=0 (server scenarios only); run-client.sh documents the client knobs.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -48,9 +51,7 @@ mkdir -p "$OUT/results" "$OUT/logs"
 READY_FILE="$OUT/url"
 
 SERVER_PID=
-# shellcheck disable=SC2317 # invoked by the EXIT trap
-cleanup() {
-  local status=$?
+stop_server() {
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 50); do
@@ -63,6 +64,12 @@ cleanup() {
     fi
     wait "$SERVER_PID" 2>/dev/null || true
   fi
+  SERVER_PID=
+}
+# shellcheck disable=SC2317 # invoked by the EXIT trap
+cleanup() {
+  local status=$?
+  stop_server
   exit "$status"
 }
 trap cleanup EXIT
@@ -114,4 +121,12 @@ done
 summary=0
 "$HOST_NODE" --import tsx conformance/summarize.ts "$OUT/results" "$EXPECTED" "${SCENARIOS[@]}" || summary=$?
 echo "Results and logs: $OUT/"
-exit "$summary"
+stop_server
+
+client_summary=0
+if [[ "${CONFORMANCE_CLIENT:-1}" != 0 ]]; then
+  echo
+  bash conformance/run-client.sh || client_summary=$?
+fi
+if ((summary != 0)); then exit "$summary"; fi
+exit "$client_summary"

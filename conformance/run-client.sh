@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs every client scenario of the official MCP conformance suite against conformance/client.ts,
+# an "everything client" built on MCPClient. conformance/run.sh calls it after the server
+# scenarios; it also runs on its own:
+#
+#   bash conformance/run-client.sh
+#
+# The client scenarios this project needs (request-metadata, http-*-headers, json-schema-*,
+# sep-2322-*) exist only in the suite's 0.2.0 prereleases, not in the 0.1.16 devDependency that
+# runs the server scenarios, so this script installs @modelcontextprotocol/conformance@
+# $CLIENT_SUITE_VERSION (pinned) into a git-ignored folder of its own on first use, next to the
+# Node 22 binary the suite's runner needs (see run.sh).
+#
+# Each scenario runs once per revision it applies to among 2025-11-25 (the latest pre-2026
+# revision, MCPClient's legacy path) and 2026-07-28, labelled `scenario@revision`; a scenario
+# tagged with neither (2025-03-26 back-compat, extensions) runs once at the suite's default and
+# keeps its bare name. Results go to .conformance/client/ (git-ignored). Exits non-zero only when
+# a run fails that the `client:` list of conformance/expected-failures.yml does not list.
+#
+# Environment: CONFORMANCE_CLIENT_TIMEOUT (seconds per run, default 60), CONFORMANCE_CLIENT_SCENARIOS
+# (space-separated scenario names to run instead of all), CONFORMANCE_CLIENT_NEGOTIATION=auto
+# (MCPClient probes the revision instead of pinning the one the suite asks for), HOST_NODE.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+CLIENT_SUITE_VERSION=0.2.0-alpha.12
+CLIENT_SUITE_PREFIX=.cache/conformance-$CLIENT_SUITE_VERSION
+SUITE=$CLIENT_SUITE_PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js
+EXPECTED=conformance/expected-failures.yml
+OUT=.conformance/client
+RUN_TIMEOUT=${CONFORMANCE_CLIENT_TIMEOUT:-60}
+REVISIONS=(2025-11-25 2026-07-28)
+
+RUNNER_NODE_VERSION=22.23.3
+RUNNER_PREFIX=.cache/node-$RUNNER_NODE_VERSION
+RUNNER_NODE=$RUNNER_PREFIX/node_modules/node/bin/node
+HOST_NODE=${HOST_NODE:-node}
+HOST_NODE_PATH=$(command -v "$HOST_NODE")
+
+if [[ ! -x "$RUNNER_NODE" ]]; then
+  echo "conformance: installing node@$RUNNER_NODE_VERSION for the suite's runner into $RUNNER_PREFIX" >&2
+  npm install --prefix "$RUNNER_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
+    "node@$RUNNER_NODE_VERSION" >&2
+fi
+if [[ ! -f "$SUITE" ]]; then
+  echo "conformance: installing @modelcontextprotocol/conformance@$CLIENT_SUITE_VERSION (client scenarios) into $CLIENT_SUITE_PREFIX" >&2
+  npm install --prefix "$CLIENT_SUITE_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
+    "@modelcontextprotocol/conformance@$CLIENT_SUITE_VERSION" >&2
+fi
+runner_major=$("$RUNNER_NODE" -p 'process.versions.node.split(".")[0]')
+if ((runner_major < 22)); then
+  echo "conformance: $RUNNER_NODE is Node $runner_major; the suite needs Node >= 22" >&2
+  exit 2
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/results"
+
+# `list --client` prints `  - name [rev,rev,...]`; keep the name and its revision tags.
+mapfile -t LISTED < <("$RUNNER_NODE" "$SUITE" list --client |
+  sed -n 's/^ *- \([^ ]*\)\( *\[\(.*\)\]\)\{0,1\} *$/\1 \3/p')
+if ((${#LISTED[@]} == 0)); then
+  echo "conformance: the suite listed no client scenarios" >&2
+  exit 2
+fi
+declare -A WANTED=()
+if [[ -n "${CONFORMANCE_CLIENT_SCENARIOS:-}" ]]; then
+  for name in $CONFORMANCE_CLIENT_SCENARIOS; do WANTED[$name]=1; done
+fi
+
+LABELS=()
+REVISION_OF=()
+for entry in "${LISTED[@]}"; do
+  name=${entry%% *}
+  tags=",${entry#* },"
+  if ((${#WANTED[@]} > 0)) && [[ -z "${WANTED[$name]:-}" ]]; then continue; fi
+  matched=0
+  for revision in "${REVISIONS[@]}"; do
+    if [[ "$tags" == *",$revision,"* ]]; then
+      LABELS+=("$name@$revision")
+      REVISION_OF+=("$revision")
+      matched=1
+    fi
+  done
+  if ((matched == 0)); then
+    LABELS+=("$name")
+    REVISION_OF+=("")
+  fi
+done
+
+echo "Client suite: @modelcontextprotocol/conformance $CLIENT_SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"
+echo "Client: $HOST_NODE_PATH ($("$HOST_NODE_PATH" --version)) --import tsx conformance/client.ts (MCPClient)"
+echo "Running ${#LABELS[@]} client scenario runs (${#LISTED[@]} scenarios listed by the suite)"
+echo
+
+# A run in progress is stopped with the script (timeout runs it in a process group of its own,
+# which a terminal's Ctrl-C does not reach).
+RUN_PID=
+# shellcheck disable=SC2317 # invoked by the INT/TERM traps
+interrupt() {
+  if [[ -n "$RUN_PID" ]]; then
+    kill -TERM "$RUN_PID" 2>/dev/null || true
+    wait "$RUN_PID" 2>/dev/null || true
+  fi
+  exit "$1"
+}
+trap 'interrupt 130' INT
+trap 'interrupt 143' TERM
+
+for i in "${!LABELS[@]}"; do
+  label=${LABELS[$i]}
+  name=${label%@*}
+  revision=${REVISION_OF[$i]}
+  dir="$OUT/results/$label"
+  mkdir -p "$dir"
+  args=(client --command "$HOST_NODE_PATH --import tsx conformance/client.ts" --scenario "$name"
+    --timeout "$(((RUN_TIMEOUT - 10) * 1000))" -o "$dir")
+  if [[ -n "$revision" ]]; then args+=(--spec-version "$revision"); fi
+  code=0
+  # timeout signals its whole process group, so a hung client dies with the runner.
+  timeout --kill-after=5 "$RUN_TIMEOUT" "$RUNNER_NODE" "$SUITE" "${args[@]}" >"$dir/runner.log" 2>&1 &
+  RUN_PID=$!
+  wait "$RUN_PID" || code=$?
+  RUN_PID=
+  if ((code == 124 || code == 137)); then
+    echo "conformance: run $label timed out after ${RUN_TIMEOUT}s" >>"$dir/runner.log"
+  fi
+  echo "$code" >"$dir/runner.exit"
+done
+
+summary=0
+"$HOST_NODE" --import tsx conformance/summarize.ts --client "$OUT/results" "$EXPECTED" "${LABELS[@]}" || summary=$?
+echo "Client results and logs: $OUT/"
+exit "$summary"
