@@ -448,7 +448,9 @@ async function main(): Promise<void> {
         .join(', '),
     );
     const weatherTool = mastraTools.kitchen_getWeather;
-    const osloWeather = await weatherTool?.execute?.({ city: 'Oslo' }, {});
+    // Outside an agent a tool runs without an execution context of its own.
+    const standalone = {} as Parameters<NonNullable<NonNullable<typeof weatherTool>['execute']>>[1];
+    const osloWeather = await weatherTool?.execute?.({ city: 'Oslo' }, standalone);
     sub('getWeather', `kitchen_getWeather -> ${JSON.stringify(osloWeather)} (the structured value)`);
     const progressSeen: string[] = [];
     await client.progress.onUpdate('kitchen', (update) =>
@@ -456,12 +458,12 @@ async function main(): Promise<void> {
     );
     await mastraTools.kitchen_prepIngredients?.execute?.(
       { dish: 'tart', ingredients: ['flour', 'butter'] },
-      {},
+      standalone,
     );
     sub('progress', `kitchen_prepIngredients -> progress.onUpdate ${progressSeen.join(', ') || '(none)'}`);
     const clientBooking = (await mastraTools.kitchen_bookTable?.execute?.(
       { time: '21:00' },
-      {},
+      standalone,
     )) as CallToolResult;
     sub('inputRequests', `bookTable answered by the handler -> ${quote(textOf(clientBooking))}`);
     const agent = new Agent({
