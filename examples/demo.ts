@@ -18,39 +18,10 @@ import {
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { MockLanguageModelV2 } from 'ai/test';
 import { z } from 'zod';
 import { MCPClient } from '../src/index.js';
 import { createKitchenServer, specialsTool } from './kitchen.js';
-
-/** A deterministic model: it calls one tool, then answers with what the tool returned. */
-function toolCallingModel(toolName: string, input: Record<string, unknown>) {
-  let calls = 0;
-  return new MockLanguageModelV2({
-    doGenerate: async (options) => {
-      calls++;
-      const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-      if (calls === 1) {
-        return {
-          rawCall: { rawPrompt: null, rawSettings: {} },
-          finishReason: 'tool-calls',
-          usage,
-          content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) }],
-          warnings: [],
-        };
-      }
-      const toolMessage = options.prompt.find((message) => message.role === 'tool');
-      const part = toolMessage?.content[0] as { output?: { value?: unknown } } | undefined;
-      return {
-        rawCall: { rawPrompt: null, rawSettings: {} },
-        finishReason: 'stop',
-        usage,
-        content: [{ type: 'text', text: `The tool said: ${JSON.stringify(part?.output?.value)}` }],
-        warnings: [],
-      };
-    },
-  });
-}
+import { toolCallingModel } from './mock-model.js';
 
 /** Anything that hangs (a stream nobody closes, a lost notification) fails the demo instead. */
 const HARD_TIMEOUT_MS = 20_000;
@@ -470,7 +441,13 @@ async function main(): Promise<void> {
       id: 'demo-agent',
       name: 'Demo Agent',
       instructions: 'Use the kitchen tools.',
-      model: toolCallingModel('kitchen_getWeather', { city: 'Lisbon' }),
+      model: toolCallingModel(
+        'kitchen_getWeather',
+        { city: 'Lisbon' },
+        {
+          answer: (part) => `The tool said: ${JSON.stringify(part?.output?.value)}`,
+        },
+      ),
       tools: mastraTools,
     });
     const agentAnswer = await agent.generate('Is the terrace open?');

@@ -1,7 +1,7 @@
 import type { LanguageModelV2CallOptions } from '@ai-sdk/provider';
 import { Agent } from '@mastra/core/agent';
-import { MockLanguageModelV2 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toolCallingModel } from '../examples/mock-model.js';
 import { MCPClient, MCPServer } from '../src/index.js';
 import { clientTestTools } from './fixtures/client-tools.js';
 import { fullConfig } from './fixtures/tools.js';
@@ -12,36 +12,15 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-/** A model that calls one tool, then answers with what the tool returned (or the error it saw). */
-function toolCallingModel(
+/** The model answers with the whole tool result part, so errors are visible too. */
+function model(
   toolName: string,
   input: Record<string, unknown>,
   prompts: LanguageModelV2CallOptions['prompt'][],
 ) {
-  let calls = 0;
-  return new MockLanguageModelV2({
-    doGenerate: async (options) => {
-      prompts.push(options.prompt);
-      calls++;
-      const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-      if (calls === 1) {
-        return {
-          rawCall: { rawPrompt: null, rawSettings: {} },
-          finishReason: 'tool-calls',
-          usage,
-          content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) }],
-          warnings: [],
-        };
-      }
-      const toolMessage = options.prompt.find((message) => message.role === 'tool');
-      return {
-        rawCall: { rawPrompt: null, rawSettings: {} },
-        finishReason: 'stop',
-        usage,
-        content: [{ type: 'text', text: JSON.stringify(toolMessage?.content[0]) }],
-        warnings: [],
-      };
-    },
+  return toolCallingModel(toolName, input, {
+    answer: (part) => JSON.stringify(part),
+    onPrompt: (p) => prompts.push(p),
   });
 }
 
@@ -76,7 +55,7 @@ describe('a Mastra Agent using MCPClient tools', () => {
       id: 'weather-agent',
       name: 'Weather Agent',
       instructions: 'Answer with the tool.',
-      model: toolCallingModel('db_progressTool', { n: 2 }, prompts),
+      model: model('db_progressTool', { n: 2 }, prompts),
       tools: await mcp.listTools(),
     });
     const result = await agent.generate('count to two');
@@ -94,7 +73,7 @@ describe('a Mastra Agent using MCPClient tools', () => {
       id: 'quiet-agent',
       name: 'Quiet Agent',
       instructions: 'Answer with the tool.',
-      model: toolCallingModel('quiet_weatherTool', { location: 'Rome' }, prompts),
+      model: model('quiet_weatherTool', { location: 'Rome' }, prompts),
       tools: await mcp.listTools(),
     });
     const result = await agent.generate('weather?');
@@ -109,7 +88,7 @@ describe('a Mastra Agent using MCPClient tools', () => {
       id: 'error-agent',
       name: 'Error Agent',
       instructions: 'Answer with the tool.',
-      model: toolCallingModel('remote_structuredError', {}, prompts),
+      model: model('remote_structuredError', {}, prompts),
       tools: await mcp.listTools(),
     });
     const result = await agent.generate('try it');
@@ -132,7 +111,7 @@ describe('a Mastra Agent using MCPClient tools', () => {
       id: 'guarded-agent',
       name: 'Guarded Agent',
       instructions: 'Answer with the tool.',
-      model: toolCallingModel('guarded_deleteRepo', { name: 'prod' }, prompts),
+      model: model('guarded_deleteRepo', { name: 'prod' }, prompts),
       tools: await mcp.listTools(),
     });
     const result = await agent.generate('delete prod');

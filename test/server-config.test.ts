@@ -4,10 +4,10 @@ import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { tool } from 'ai';
-import { MockLanguageModelV2 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod-v3';
+import { toolCallingModel } from '../examples/mock-model.js';
 import { MCPServer } from '../src/index.js';
 import {
   contextTool,
@@ -317,30 +317,8 @@ describe('output schemas', () => {
 
 describe('agents see the MCP request', () => {
   it('exposes mcp.extra through requestContext to tools an agent calls', async () => {
-    let calls = 0;
-    const model = new MockLanguageModelV2({
-      doGenerate: async (options) => {
-        calls++;
-        if (calls === 1) {
-          return {
-            rawCall: { rawPrompt: null, rawSettings: {} },
-            finishReason: 'tool-calls',
-            usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-            content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'contextTool', input: '{}' }],
-            warnings: [],
-          };
-        }
-        const toolMessage = options.prompt.find((message) => message.role === 'tool');
-        const part = toolMessage?.content[0] as { output?: { value?: unknown } } | undefined;
-        return {
-          rawCall: { rawPrompt: null, rawSettings: {} },
-          finishReason: 'stop',
-          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-          content: [{ type: 'text', text: JSON.stringify(part?.output?.value) }],
-          warnings: [],
-        };
-      },
-    });
+    const prompts: unknown[] = [];
+    const model = toolCallingModel('contextTool', {}, { onPrompt: (prompt) => prompts.push(prompt) });
     const agent = new Agent({
       id: 'inspector',
       name: 'Inspector',
@@ -365,6 +343,6 @@ describe('agents see the MCP request', () => {
     const seen = JSON.parse(textOf(answer));
     expect(seen.authInfo).toMatchObject({ token: 'agent-token' });
     expect(seen.sessionId).toBe((client.transport as { sessionId?: string }).sessionId);
-    expect(calls).toBe(2);
+    expect(prompts).toHaveLength(2);
   });
 });

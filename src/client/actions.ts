@@ -4,6 +4,7 @@
  * registration that survives reconnects.
  */
 import type {
+  Client,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -35,6 +36,32 @@ function wrap(
   );
 }
 
+type Listing<T> = (
+  client: Client,
+  params: { _meta: Record<string, unknown> },
+  timeout: number,
+) => Promise<T[]>;
+
+/**
+ * One listing across every server: servers without the capability contribute an empty list, the
+ * others are asked with the server's request `_meta` and timeout.
+ */
+function listEverywhere<T>(lookup: ConnectionLookup, capability: 'resources' | 'prompts', list: Listing<T>) {
+  return (options?: WithErrorsOptions) =>
+    fanOut(
+      lookup.names(),
+      (name) => {
+        const connection = lookup.get(name);
+        return connection.run(async (client) =>
+          client.getServerCapabilities()?.[capability]
+            ? list(client, { _meta: connection.requestMeta() ?? {} }, connection.timeout)
+            : [],
+        );
+      },
+      options,
+    );
+}
+
 /** Registers a handler on a server and, on 2026-07-28, widens its listen stream to match. */
 async function addHandler<T>(connection: ServerConnection, set: Set<T>, handler: T): Promise<void> {
   set.add(handler);
@@ -42,42 +69,12 @@ async function addHandler<T>(connection: ServerConnection, set: Set<T>, handler:
 }
 
 export function resourceActions(lookup: ConnectionLookup) {
-  const listAll = (options?: WithErrorsOptions) =>
-    fanOut(
-      lookup.names(),
-      (name) => {
-        const connection = lookup.get(name);
-        return connection.run(async (client) =>
-          client.getServerCapabilities()?.resources
-            ? (
-                await client.listResources(
-                  { _meta: connection.requestMeta() ?? {} },
-                  { timeout: connection.timeout },
-                )
-              ).resources
-            : [],
-        );
-      },
-      options,
-    );
-  const templatesAll = (options?: WithErrorsOptions) =>
-    fanOut(
-      lookup.names(),
-      (name) => {
-        const connection = lookup.get(name);
-        return connection.run(async (client) =>
-          client.getServerCapabilities()?.resources
-            ? (
-                await client.listResourceTemplates(
-                  { _meta: connection.requestMeta() ?? {} },
-                  { timeout: connection.timeout },
-                )
-              ).resourceTemplates
-            : [],
-        );
-      },
-      options,
-    );
+  const listAll = listEverywhere(lookup, 'resources', async (client, params, timeout) => {
+    return (await client.listResources(params, { timeout })).resources;
+  });
+  const templatesAll = listEverywhere(lookup, 'resources', async (client, params, timeout) => {
+    return (await client.listResourceTemplates(params, { timeout })).resourceTemplates;
+  });
   const rename = <T, K extends string>(result: FanOutResult<T>, key: K) => {
     const { values, ...rest } = result;
     return { [key]: values, ...rest } as { [P in K]: Record<string, T> } & Omit<FanOutResult<T>, 'values'>;
@@ -145,24 +142,9 @@ export function resourceActions(lookup: ConnectionLookup) {
 export type PromptWithMessages = GetPromptResult & { prompt: Prompt | { name: string; version?: string } };
 
 export function promptActions(lookup: ConnectionLookup) {
-  const listAll = (options?: WithErrorsOptions) =>
-    fanOut(
-      lookup.names(),
-      (name) => {
-        const connection = lookup.get(name);
-        return connection.run(async (client) =>
-          client.getServerCapabilities()?.prompts
-            ? (
-                await client.listPrompts(
-                  { _meta: connection.requestMeta() ?? {} },
-                  { timeout: connection.timeout },
-                )
-              ).prompts
-            : [],
-        );
-      },
-      options,
-    );
+  const listAll = listEverywhere(lookup, 'prompts', async (client, params, timeout) => {
+    return (await client.listPrompts(params, { timeout })).prompts;
+  });
   return {
     list: async (): Promise<Record<string, Prompt[]>> => (await listAll()).values,
     listWithErrors: async (options?: WithErrorsOptions) => {
