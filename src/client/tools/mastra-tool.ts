@@ -6,12 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createTool, type ToolExecutionContext } from '@mastra/core/tools';
-import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/client';
+import type { JsonSchemaType } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connection.js';
 import { clientError, messageOf } from '../errors.js';
 import type { MCPTraceContext } from '../types.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
+import { compiledSchema } from './schema-cache.js';
 
 /** Validation of output happens in the SDK; this schema only carries the advertised JSON Schema. */
 function advertisedOnly(json: Record<string, unknown>) {
@@ -41,7 +42,7 @@ export function toolKey(serverName: string, toolName: string): string {
 export function mastraTool(connection: ServerConnection, definition: MCPToolDefinition) {
   const { name: serverName, definition: server } = connection;
   const validator = server.jsonSchemaValidator;
-  const inputSchema = fromJsonSchema(definition.inputSchema as JsonSchemaType, validator);
+  const inputSchema = compiledSchema(definition.inputSchema as JsonSchemaType, validator);
   const approval = server.requireToolApproval;
   const title = definition.title ?? definition.annotations?.title;
   return createTool({
