@@ -1,5 +1,6 @@
 import { MastraError } from '@mastra/core/error';
 import { RequestContext } from '@mastra/core/request-context';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type MastraMCPServerDefinition,
@@ -127,6 +128,16 @@ describe('MCPClient against MCPServer', () => {
     expect((error as MastraError).details).toMatchObject({ structuredContent: '{"retryAfter":30}' });
     const returned = await run(tools.returning_structuredError, {});
     expect(returned).toMatchObject({ isError: true, structuredContent: { retryAfter: 30 } });
+  });
+
+  it('validates with a supplied jsonSchemaValidator (the cf-worker one, no code generation)', async () => {
+    const { http } = await httpServer();
+    const mcp = client({
+      remote: { url: http.mcpUrl, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    });
+    const tools = await mcp.listTools();
+    expect(await run(tools.remote_weatherTool, { location: 'Graz' })).toMatchObject({ location: 'Graz' });
+    expect(await run(tools.remote_weatherTool, { location: 5 })).toMatchObject({ error: true });
   });
 
   it('validates arguments before calling the server', async () => {
