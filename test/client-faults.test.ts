@@ -17,7 +17,6 @@ import {
 import {
   faultStdio,
   type HttpEndpoint,
-  isAlive,
   leftRunning,
   pidRecorder,
   reap,
@@ -28,6 +27,7 @@ import {
   survivors,
   textOf,
 } from './fixtures/client-harness.js';
+import { isAlive } from './helpers.js';
 
 const clients: MCPClient[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
