@@ -349,41 +349,11 @@ interface AuthorizationCallback {
  * exchange. Everything else (discovery, registration or CIMD, PKCE, scopes, token requests,
  * refresh, step-up) is the SDK's OAuth code driven by MCPClient's transport.
  */
-class HeadlessOAuthProvider implements OAuthClientProvider {
-  private information: OAuthClientInformationMixed | undefined;
-  private storedTokens: OAuthTokens | undefined;
-  private verifier: string | undefined;
-  private discovery: OAuthDiscoveryState | undefined;
-  private expectedState: string | undefined;
-  private callback: AuthorizationCallback | undefined;
-  private readonly dpopSession: Promise<DpopSession> | undefined;
-  readonly clientMetadataUrl: string | undefined;
+/** The client identity and tokens both providers keep in memory for one scenario run. */
+abstract class InMemoryCredentials {
+  protected storedTokens: OAuthTokens | undefined;
 
-  constructor(
-    private readonly metadata: OAuthClientMetadata,
-    options: {
-      clientMetadataUrl?: string;
-      clientInformation?: OAuthClientInformationMixed;
-      dpop?: boolean;
-    } = {},
-  ) {
-    this.clientMetadataUrl = options.clientMetadataUrl;
-    this.information = options.clientInformation;
-    this.dpopSession = options.dpop ? DpopSession.create() : undefined;
-  }
-
-  get redirectUrl(): string {
-    return REDIRECT_URL;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return this.metadata;
-  }
-
-  state(): string {
-    this.expectedState = randomBytes(16).toString('base64url');
-    return this.expectedState;
-  }
+  constructor(protected information: OAuthClientInformationMixed | undefined) {}
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     return this.information;
@@ -399,6 +369,41 @@ class HeadlessOAuthProvider implements OAuthClientProvider {
 
   saveTokens(tokens: OAuthTokens): void {
     this.storedTokens = tokens;
+  }
+}
+
+class HeadlessOAuthProvider extends InMemoryCredentials implements OAuthClientProvider {
+  private verifier: string | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
+  private expectedState: string | undefined;
+  private callback: AuthorizationCallback | undefined;
+  private readonly dpopSession: Promise<DpopSession> | undefined;
+  readonly clientMetadataUrl: string | undefined;
+
+  constructor(
+    private readonly metadata: OAuthClientMetadata,
+    options: {
+      clientMetadataUrl?: string;
+      clientInformation?: OAuthClientInformationMixed;
+      dpop?: boolean;
+    } = {},
+  ) {
+    super(options.clientInformation);
+    this.clientMetadataUrl = options.clientMetadataUrl;
+    this.dpopSession = options.dpop ? DpopSession.create() : undefined;
+  }
+
+  get redirectUrl(): string {
+    return REDIRECT_URL;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return this.metadata;
+  }
+
+  state(): string {
+    this.expectedState = randomBytes(16).toString('base64url');
+    return this.expectedState;
   }
 
   saveCodeVerifier(verifier: string): void {
@@ -634,15 +639,12 @@ handlers['auth/enterprise-managed-authorization'] = (run) => {
  * A non-interactive provider for the RFC 7523 JWT-bearer grant with a workload identity assertion
  * (SEP-1933): no redirect, the token request carries the assertion.
  */
-class WorkloadIdentityProvider implements OAuthClientProvider {
-  private storedTokens: OAuthTokens | undefined;
-  private information: OAuthClientInformationMixed;
-
+class WorkloadIdentityProvider extends InMemoryCredentials implements OAuthClientProvider {
   constructor(
     clientId: string,
     private readonly assertion: string,
   ) {
-    this.information = { client_id: clientId };
+    super({ client_id: clientId });
   }
 
   get redirectUrl(): undefined {
@@ -656,22 +658,6 @@ class WorkloadIdentityProvider implements OAuthClientProvider {
       grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
       token_endpoint_auth_method: 'none',
     };
-  }
-
-  clientInformation(): OAuthClientInformationMixed {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.storedTokens;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.storedTokens = tokens;
   }
 
   redirectToAuthorization(): void {

@@ -24,6 +24,18 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
+/** Serves `server` on HTTP and connects a 2026-07-28 client; both are closed after the test. */
+async function serveAndConnect(server: MCPServer) {
+  const http = await serveHttp(server);
+  cleanups.push(
+    () => http.close(),
+    () => server.close(),
+  );
+  const client = await connectHttp(http.mcpUrl, 'modern');
+  cleanups.push(() => client.close());
+  return client;
+}
+
 describe('MCPServer construction', () => {
   it('keeps registry metadata and applies the documented defaults', () => {
     const before = Date.now();
@@ -228,13 +240,7 @@ describe('schemas', () => {
         }),
       },
     });
-    const http = await serveHttp(server);
-    cleanups.push(
-      () => http.close(),
-      () => server.close(),
-    );
-    const client = await connectHttp(http.mcpUrl, 'modern');
-    cleanups.push(() => client.close());
+    const client = await serveAndConnect(server);
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === 'standardTool')?.inputSchema).toMatchObject({
       properties: { n: { type: 'number' } },
@@ -288,13 +294,7 @@ describe('output schemas', () => {
         }) as unknown as ToolsInput[string],
       },
     });
-    const http = await serveHttp(server);
-    cleanups.push(
-      () => http.close(),
-      () => server.close(),
-    );
-    const client = await connectHttp(http.mcpUrl, 'modern');
-    cleanups.push(() => client.close());
+    const client = await serveAndConnect(server);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.zod3Out?.title).toBe('Zod 3 output');
