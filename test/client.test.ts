@@ -210,6 +210,27 @@ describe('MCPClient against MCPServer', () => {
     expect(plain.meta.traceparent).toBeUndefined();
   });
 
+  it('by default sends the traceparent of the tool-call span the tool runs in', async () => {
+    const { http } = await httpServer();
+    const mcp = client({ remote: { url: http.mcpUrl, protocolVersion: '2026-07-28' } });
+    const tools = await mcp.listTools();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    const traced = await run(
+      tools.remote_echoMeta,
+      {},
+      { tracingContext: { currentSpan: { traceId, id: spanId } } },
+    );
+    expect(traced.meta.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    // A span whose ids are not W3C-shaped (a no-op tracer's) sends nothing rather than garbage.
+    const noop = await run(
+      tools.remote_echoMeta,
+      {},
+      { tracingContext: { currentSpan: { traceId: 'x', id: 'y' } } },
+    );
+    expect(noop.meta.traceparent).toBeUndefined();
+  });
+
   it('forwards server log messages to the logger at the requested level', async () => {
     const { http } = await httpServer();
     const logs: Array<{ level: string; message: string; serverName: string }> = [];
