@@ -1,6 +1,14 @@
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
-export { MCPClient, type MCPTool } from './client/client.js';
+export { MCPClient } from './client/client.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
+export type {
+  MCPServerTypes,
+  MCPTool,
+  MCPToolExecuteResult,
+  MCPToolMap,
+  MCPToolsetMap,
+  MCPTypedTool,
+} from './client/typed.js';
 export type {
   HttpServerDefinition,
   LogHandler,

@@ -2,7 +2,7 @@ import type { LanguageModelV2CallOptions } from '@ai-sdk/provider';
 import { Agent } from '@mastra/core/agent';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCallingModel } from '../examples/mock-model.js';
-import { MCPClient, MCPServer } from '../src/index.js';
+import { MCPClient, type MCPClientOptions, MCPServer } from '../src/index.js';
 import { clientTestTools } from './fixtures/client-tools.js';
 import { fullConfig } from './fixtures/tools.js';
 import { serveHttp } from './helpers.js';
@@ -25,7 +25,7 @@ function model(
 }
 
 async function setup(
-  servers: ConstructorParameters<typeof MCPClient>[0]['servers'] extends infer S ? (url: URL) => S : never,
+  servers: (url: URL) => MCPClientOptions['servers'],
 ) {
   const server = new MCPServer(fullConfig({ tools: { ...fullConfig().tools, ...clientTestTools } }));
   const http = await serveHttp(server);

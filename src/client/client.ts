@@ -4,7 +4,6 @@
  * process hooks. Connections open lazily, on the first operation that needs them.
  */
 import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
-import type { Tool } from '@mastra/core/tools';
 import {
   elicitationActions,
   progressActions,
@@ -17,21 +16,25 @@ import { clientError, messageOf } from './errors.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
-import { definitionFrom, type MCPToolDefinition } from './tools/definition.js';
+import { definitionFrom, definitionProblem, type MCPToolDefinition } from './tools/definition.js';
 import { mastraTool, toolKey } from './tools/mastra-tool.js';
+import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
   FanOutErrors,
   LogMessage,
+  MastraMCPServerDefinition,
   MCPClientOptions,
   MCPServerImplementation,
   WithErrorsOptions,
 } from './types.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas have no static types
-export type MCPTool = Tool<any, any>;
+/** Lets the `generate` command recognise clients built by another copy of this package (ESM and CJS). */
+export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
 
-export class MCPClient {
-  readonly options: MCPClientOptions;
+export class MCPClient<TServers = never> {
+  readonly options: MCPClientOptions<TServers>;
+  /** `typegen` as given at construction (frozen); read by `mastra-mcp generate`. */
+  readonly typegen: Readonly<{ outFile: string }> | undefined;
   private readonly connections = new Map<string, ServerConnection>();
   private hooked = false;
   logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient' });
@@ -42,14 +45,25 @@ export class MCPClient {
   readonly progress!: ReturnType<typeof progressActions>;
   readonly elicitation!: ReturnType<typeof elicitationActions>;
 
-  constructor(options: MCPClientOptions) {
+  constructor(options: MCPClientOptions<NoInfer<TServers>>) {
+    const { typegen } = options;
+    if (typegen !== undefined && (typeof typegen?.outFile !== 'string' || typegen.outFile.trim() === '')) {
+      throw clientError(
+        'MCP_CLIENT_INVALID_TYPEGEN_CONFIG',
+        "MCPClient option 'typegen.outFile' must be a non-empty path",
+        { field: 'typegen.outFile' },
+      );
+    }
     this.options = options;
+    this.typegen = typegen ? Object.freeze({ outFile: typegen.outFile }) : undefined;
     const claimed = claimInstance(this);
     if (claimed !== this) {
       // biome-ignore lint/correctness/noConstructorReturn: the documented instance cache returns the live client
       return claimed;
     }
-    for (const [name, definition] of Object.entries(options.servers)) {
+    for (const [name, definition] of Object.entries(
+      options.servers as Record<string, MastraMCPServerDefinition>,
+    )) {
       if (
         !definition ||
         (!('command' in definition && definition.command) && !('url' in definition && definition.url))
@@ -84,6 +98,10 @@ export class MCPClient {
     this.elicitation = elicitationActions(lookup);
   }
 
+  get [MCP_CLIENT_BRAND](): true {
+    return true;
+  }
+
   get id(): string | undefined {
     return this.options.id;
   }
@@ -116,6 +134,7 @@ export class MCPClient {
     return connection;
   }
 
+  /** The server's tools as definitions (tools over the schema budgets never get this far: see tool-list-guard). */
   private async definitionsOf(serverName: string): Promise<Record<string, MCPToolDefinition>> {
     const connection = this.connection(serverName);
     const tools = await connection.run(async (client) => {
@@ -132,50 +151,131 @@ export class MCPClient {
     return Object.fromEntries(tools.map((tool) => [tool.name, definitionFrom(tool, server)]));
   }
 
-  private async toolsetOf(serverName: string): Promise<Record<string, MCPTool>> {
-    const connection = this.connection(serverName);
-    const definitions = await this.definitionsOf(serverName);
+  /** Executable tools for one server; a tool that cannot be built is skipped with a logged error. */
+  private toolsetFrom(
+    connection: ServerConnection,
+    definitions: Record<string, MCPToolDefinition>,
+  ): Record<string, MCPTool> {
     const toolset: Record<string, MCPTool> = {};
     for (const [name, definition] of Object.entries(definitions)) {
       try {
-        toolset[name] = mastraTool(connection, definition) as unknown as MCPTool;
+        toolset[name] = this.buildTool(connection, definition);
       } catch (error) {
-        connection.log('error', `tool '${name}' skipped: ${messageOf(error)}`);
+        connection.log('error', messageOf(error));
       }
     }
     return toolset;
   }
 
+  private buildTool(connection: ServerConnection, definition: MCPToolDefinition): MCPTool {
+    const problem = definitionProblem(definition);
+    const name = (definition as { name?: unknown } | undefined)?.name;
+    const named = typeof name === 'string' ? { tool: name } : {};
+    const subject = `MCP server '${connection.name}': tool '${typeof name === 'string' ? name : '?'}'`;
+    if (problem) {
+      throw clientError('MCP_CLIENT_INVALID_TOOL_DEFINITION', `${subject} skipped: ${problem}`, {
+        server: connection.name,
+        ...named,
+      });
+    }
+    try {
+      return mastraTool(connection, definition) as unknown as MCPTool;
+    } catch (error) {
+      throw clientError(
+        'MCP_CLIENT_INVALID_TOOL_DEFINITION',
+        `${subject} skipped: its schema cannot be used: ${messageOf(error)}`,
+        { server: connection.name, ...named },
+        error,
+      );
+    }
+  }
+
+  private async toolsetOf(serverName: string): Promise<Record<string, MCPTool>> {
+    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName));
+  }
+
+  /**
+   * Every server's tools as plain, serializable data grouped by server and keyed by the server's
+   * own tool names: a catalog to cache and rebuild with `toolsFromDefinitions()`.
+   */
+  async listToolDefinitions(): Promise<Record<string, Record<string, MCPToolDefinition>>> {
+    return (await this.listToolDefinitionsWithErrors()).definitions;
+  }
+
+  async listToolDefinitionsWithErrors(
+    options?: WithErrorsOptions,
+  ): Promise<{ definitions: Record<string, Record<string, MCPToolDefinition>> } & FanOutErrors> {
+    const { values, ...rest } = await fanOut(
+      [...this.connections.keys()],
+      (name) => this.definitionsOf(name),
+      options,
+    );
+    return { definitions: values, ...rest };
+  }
+
+  /** One executable tool from a cached definition; the server connects when the tool first runs. */
+  async toolFromDefinition({
+    serverName,
+    definition,
+  }: {
+    serverName: string;
+    definition: MCPToolDefinition;
+  }): Promise<MCPTool> {
+    return this.buildTool(this.connection(serverName), definition);
+  }
+
+  /**
+   * A cached catalog rebuilt into the `serverName_toolName` map `listTools()` returns, without
+   * connecting. Servers no longer configured, and entries that cannot be built, are skipped.
+   */
+  async toolsFromDefinitions({
+    definitions,
+  }: {
+    definitions: Record<string, Record<string, MCPToolDefinition>>;
+  }): Promise<MCPToolMap<TServers>> {
+    const tools: Record<string, MCPTool> = {};
+    for (const [serverName, serverDefinitions] of Object.entries(definitions)) {
+      const connection = this.connections.get(serverName);
+      if (!connection) {
+        this.logger.debug(`[${serverName}] cached tools skipped: the server is no longer configured`);
+        continue;
+      }
+      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {});
+      for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
+    }
+    return tools as MCPToolMap<TServers>;
+  }
+
   /** Every server's tools as one map keyed `serverName_toolName`, for an Agent's `tools`. */
-  async listTools(): Promise<Record<string, MCPTool>> {
+  async listTools(): Promise<MCPToolMap<TServers>> {
     return (await this.listToolsWithErrors()).tools;
   }
 
   async listToolsWithErrors(
     options?: WithErrorsOptions,
-  ): Promise<{ tools: Record<string, MCPTool> } & FanOutErrors> {
-    const { toolsets, ...rest } = await this.listToolsetsWithErrors(options);
+  ): Promise<{ tools: MCPToolMap<TServers> } & FanOutErrors> {
+    const { values, ...rest } = await this.discoverToolsets(options);
     const tools: Record<string, MCPTool> = {};
-    for (const [serverName, toolset] of Object.entries(toolsets)) {
+    for (const [serverName, toolset] of Object.entries(values)) {
       for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
     }
-    return { tools, ...rest };
+    return { tools: tools as MCPToolMap<TServers>, ...rest };
   }
 
   /** Tools grouped by server (raw tool names), for `toolsets` at generate/stream time. */
-  async listToolsets(): Promise<Record<string, Record<string, MCPTool>>> {
+  async listToolsets(): Promise<MCPToolsetMap<TServers>> {
     return (await this.listToolsetsWithErrors()).toolsets;
   }
 
   async listToolsetsWithErrors(
     options?: WithErrorsOptions,
-  ): Promise<{ toolsets: Record<string, Record<string, MCPTool>> } & FanOutErrors> {
-    const { values, ...rest } = await fanOut(
-      [...this.connections.keys()],
-      (name) => this.toolsetOf(name),
-      options,
-    );
-    return { toolsets: values, ...rest };
+  ): Promise<{ toolsets: MCPToolsetMap<TServers> } & FanOutErrors> {
+    const { values, ...rest } = await this.discoverToolsets(options);
+    return { toolsets: values as MCPToolsetMap<TServers>, ...rest };
+  }
+
+  private discoverToolsets(options?: WithErrorsOptions) {
+    return fanOut([...this.connections.keys()], (name) => this.toolsetOf(name), options);
   }
 
   /** Instructions each server advertised; undefined until it connected, or when it has none. */

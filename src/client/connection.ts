@@ -29,6 +29,7 @@ import {
   streamableTransport,
 } from './transport/http.js';
 import { stdioTransport } from './transport/stdio.js';
+import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
   HttpServerDefinition,
   LogHandler,
@@ -280,7 +281,9 @@ export class ServerConnection {
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
     const client = this.newClient();
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = this.transportFor(fallback);
+    const transport = guardToolLists(this.transportFor(fallback), (tool, problem) =>
+      this.log('error', `tool '${tool}' skipped: ${problem}`),
+    );
     try {
       await client.connect(transport, { timeout: this.timeout, signal });
       return client;

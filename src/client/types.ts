@@ -12,6 +12,7 @@ import type {
   OAuthClientProvider,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import type { MCPServerDefinitions } from './typed.js';
 
 export type { LoggingLevel };
 
@@ -99,10 +100,13 @@ export interface HttpServerDefinition extends BaseServerOptions {
 
 export type MastraMCPServerDefinition = StdioServerDefinition | HttpServerDefinition;
 
-export interface MCPClientOptions {
+/** `TServers` (optional) is a server map type: see "Typed client contracts" in the README. */
+export interface MCPClientOptions<TServers = never> {
   id?: string;
-  servers: Record<string, MastraMCPServerDefinition>;
+  servers: MCPServerDefinitions<TServers>;
   timeout?: number;
+  /** Where `mastra-mcp generate` writes this client's types; stored, never acted on at construction. */
+  typegen?: { outFile: string };
   clientInfo?: { name?: string; version?: string };
   registerProcessHooks?: boolean;
 }

@@ -4,6 +4,7 @@
  * tools from this shape.
  */
 import type { Tool as WireTool } from '@modelcontextprotocol/client';
+import { measureSchema } from './schema-budget.js';
 
 export interface MCPToolDefinition {
   name: string;
@@ -35,4 +36,25 @@ export function definitionFrom(
   if (server.version !== undefined) definition.serverVersion = server.version;
   if (server.instructions !== undefined) definition.serverInstructions = server.instructions;
   return definition;
+}
+
+/**
+ * Why a definition cannot become a tool (a malformed cached entry, or a schema over budget), or
+ * undefined when it can. The message names the field.
+ */
+export function definitionProblem(definition: unknown): string | undefined {
+  if (typeof definition !== 'object' || definition === null) return 'the definition is not an object';
+  const { name, inputSchema, outputSchema } = definition as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '') return "'name' must be a non-empty string";
+  for (const [field, schema] of [
+    ['inputSchema', inputSchema],
+    ['outputSchema', outputSchema],
+  ] as const) {
+    if (schema === undefined && field === 'outputSchema') continue;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+      return `'${field}' must be a JSON Schema object`;
+    const exceeded = measureSchema(schema);
+    if (exceeded) return `its ${field} ${exceeded.message}`;
+  }
+  return undefined;
 }

@@ -1,0 +1,61 @@
+/**
+ * Typed client contracts: with an explicit server map (`MCPClient<TServers>`), configured server
+ * names, discovered tool keys and direct-call argument and result types are checked. Without a
+ * type argument (`never`, the default) every type stays as broad as before.
+ */
+import type { Tool, ToolExecutionContext, ValidationError } from '@mastra/core/tools';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { MastraMCPServerDefinition } from './types.js';
+
+/** The shape of a server map: per server, per tool, input and output types. */
+export type MCPServerTypes = Record<string, { tools: Record<string, { input: unknown; output: unknown }> }>;
+
+/** `never` stands for "no type argument given". */
+type IsUntyped<TServers> = [TServers] extends [never] ? true : false;
+
+// biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas have no static types
+export type MCPTool = Tool<any, any>;
+
+/** What a typed tool's `execute()` can resolve to: the structured output, a protocol envelope, a validation error, or undefined. */
+export type MCPToolExecuteResult<TOutput> =
+  | TOutput
+  | (CallToolResult & Record<string, unknown>)
+  | ValidationError
+  | undefined;
+
+/** A tool whose direct calls are typed by one entry of the server map. */
+export type MCPTypedTool<TInput, TOutput> = Omit<MCPTool, 'execute'> & {
+  execute?: (input: TInput, context?: ToolExecutionContext) => Promise<MCPToolExecuteResult<TOutput>>;
+};
+
+type ToolsOf<TServer> = TServer extends { tools: infer TTools } ? TTools : never;
+
+type TypedToolOf<TEntry> = TEntry extends { input: infer TInput; output: infer TOutput }
+  ? MCPTypedTool<TInput, TOutput>
+  : MCPTool;
+
+type ToolEntries<TServers> = {
+  [S in keyof TServers & string]: {
+    [N in keyof ToolsOf<TServers[S]> & string]: { key: `${S}_${N}`; entry: ToolsOf<TServers[S]>[N] };
+  }[keyof ToolsOf<TServers[S]> & string];
+}[keyof TServers & string];
+
+/** `listTools()`: `server_tool` keys, each possibly absent at runtime. */
+export type MCPToolMap<TServers> =
+  IsUntyped<TServers> extends true
+    ? Record<string, MCPTool>
+    : { [E in ToolEntries<TServers> as E['key']]?: TypedToolOf<E['entry']> };
+
+/** `listToolsets()`: server keys holding raw tool names, each possibly absent at runtime. */
+export type MCPToolsetMap<TServers> =
+  IsUntyped<TServers> extends true
+    ? Record<string, Record<string, MCPTool>>
+    : {
+        [S in keyof TServers]?: { [N in keyof ToolsOf<TServers[S]>]?: TypedToolOf<ToolsOf<TServers[S]>[N]> };
+      };
+
+/** The `servers` option: any names untyped; exactly the declared servers, all required, when typed. */
+export type MCPServerDefinitions<TServers> =
+  IsUntyped<TServers> extends true
+    ? Record<string, MastraMCPServerDefinition>
+    : { [S in keyof TServers]: MastraMCPServerDefinition };
