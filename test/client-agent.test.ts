@@ -24,9 +24,7 @@ function model(
   });
 }
 
-async function setup(
-  servers: (url: URL) => MCPClientOptions['servers'],
-) {
+async function setup(servers: (url: URL) => MCPClientOptions['servers']) {
   const server = new MCPServer(fullConfig({ tools: { ...fullConfig().tools, ...clientTestTools } }));
   const http = await serveHttp(server);
   const mcp = new MCPClient({
