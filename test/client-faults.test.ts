@@ -246,6 +246,50 @@ describe('invalid tool schemas', () => {
     await expectHealthyWorks(tools);
   });
 
+  it('tools over the schema budgets are skipped one by one; 2020-12 schemas work', async () => {
+    // `abyss` nests 100,000 levels: left to the SDK's validation it would overflow the stack and
+    // fail the whole listing. Screened on arrival, only the over-budget tools go.
+    const log = recorder();
+    const mcp = client({ healthy: healthy(), hostile: raw('hostile-schemas', { logger: log.logger }) });
+    const { tools, errors } = await mcp.listToolsWithErrors();
+
+    expect(errors).toEqual({});
+    expect(Object.keys(tools).filter((key) => key.startsWith('hostile_'))).toEqual([
+      'hostile_ok',
+      'hostile_modern',
+    ]);
+    const reasons = Object.fromEntries(
+      log.records
+        .filter((record) => record.level === 'error')
+        .map((record) => /tool '(\w+)' skipped: (.*)/.exec(record.message)?.slice(1) ?? []),
+    );
+    expect(reasons).toEqual({
+      abyss: 'its inputSchema nests subschemas more than 128 levels deep',
+      deep: 'its inputSchema nests subschemas more than 128 levels deep',
+      huge: 'its inputSchema has more than 10000 subschemas',
+      deepDefault: 'its inputSchema nests JSON more than 1000 levels deep',
+      deepOutput: 'its outputSchema nests subschemas more than 128 levels deep',
+    });
+    const definitions = await mcp.listToolDefinitions();
+    expect(Object.keys(definitions.hostile ?? {})).toEqual(['ok', 'modern']);
+
+    // $defs/$ref, anyOf, prefixItems with `items: false`, and a boolean subschema validate arguments.
+    const modern = tools.hostile_modern;
+    expect(
+      textOf(await run(modern, { from: { x: 1, y: 2 }, label: null, pair: ['a', 1], anything: [1] })),
+    ).toMatch(/raw ok/);
+    for (const invalid of [
+      { from: { x: 1 } },
+      { from: { x: 1, y: 2 }, label: '' },
+      { from: { x: 1, y: 2 }, pair: ['a', 1, 'extra'] },
+      { from: { x: 1, y: 2 }, unknown: true },
+    ]) {
+      const result = await run(modern, invalid).catch((error: Error) => error);
+      expect(result, JSON.stringify(invalid)).toMatchObject({ error: true });
+    }
+    await expectHealthyWorks(tools);
+  });
+
   it('without a per-server logger, the skipped tool still reaches the client logger', async () => {
     const mcp = client({ healthy: healthy(), nested: raw('bad-nested') });
     const logged: string[] = [];
