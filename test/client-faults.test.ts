@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import { createTool } from '@mastra/core/tools';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -208,6 +209,22 @@ describe('malformed results', () => {
   });
 });
 
+/** `modern` uses $defs/$ref, anyOf, prefixItems with `items: false` and a boolean subschema. */
+// biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas are untyped
+async function expectModernSchemaValidates(modern: any): Promise<void> {
+  const valid = { from: { x: 1, y: 2 }, label: null, pair: ['a', 1], anything: [1] };
+  expect(textOf(await run(modern, valid))).toMatch(/raw ok/);
+  for (const invalid of [
+    { from: { x: 1 } },
+    { from: { x: 1, y: 2 }, label: '' },
+    { from: { x: 1, y: 2 }, pair: ['a', 1, 'extra'] },
+    { from: { x: 1, y: 2 }, unknown: true },
+  ]) {
+    const result = await run(modern, invalid).catch((error: Error) => error);
+    expect(result, JSON.stringify(invalid)).toMatchObject({ error: true });
+  }
+}
+
 describe('invalid tool schemas', () => {
   it('an invalid top-level inputSchema fails the whole tools/list of that server only', async () => {
     // `{ type: 'object', properties: 5 }` and `{ type: 'nonsense' }` next to a valid tool `ok`. The
@@ -273,21 +290,15 @@ describe('invalid tool schemas', () => {
     const definitions = await mcp.listToolDefinitions();
     expect(Object.keys(definitions.hostile ?? {})).toEqual(['ok', 'modern']);
 
-    // $defs/$ref, anyOf, prefixItems with `items: false`, and a boolean subschema validate arguments.
-    const modern = tools.hostile_modern;
-    expect(
-      textOf(await run(modern, { from: { x: 1, y: 2 }, label: null, pair: ['a', 1], anything: [1] })),
-    ).toMatch(/raw ok/);
-    for (const invalid of [
-      { from: { x: 1 } },
-      { from: { x: 1, y: 2 }, label: '' },
-      { from: { x: 1, y: 2 }, pair: ['a', 1, 'extra'] },
-      { from: { x: 1, y: 2 }, unknown: true },
-    ]) {
-      const result = await run(modern, invalid).catch((error: Error) => error);
-      expect(result, JSON.stringify(invalid)).toMatchObject({ error: true });
-    }
+    await expectModernSchemaValidates(tools.hostile_modern);
     await expectHealthyWorks(tools);
+  });
+
+  it('the cf-worker validator (no code generation) handles the same 2020-12 schema', async () => {
+    const mcp = client({
+      hostile: raw('hostile-schemas', { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() }),
+    });
+    await expectModernSchemaValidates((await mcp.listTools()).hostile_modern);
   });
 
   it('without a per-server logger, the skipped tool still reaches the client logger', async () => {
