@@ -3,7 +3,7 @@
  * `subscriptions/listen` stream and notification handlers. Invariants: at most one connect is in
  * flight; an operation that finds the connection gone reconnects first; a legacy HTTP session the
  * server forgot (404) is reopened and the operation retried once; nothing is retried after
- * `close()`.
+ * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect).
  */
 import type { RequestContext } from '@mastra/core/request-context';
 import {
@@ -22,6 +22,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { clientError, messageOf } from './errors.js';
+import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
   refusesStreamableHttp,
   requestContextScope,
@@ -262,7 +263,8 @@ export class ServerConnection {
    */
   private transportFor(fallback: boolean): Transport {
     const { definition } = this;
-    if (isHttp(definition)) return fallback ? sseTransport(definition) : streamableTransport(definition);
+    if (isHttp(definition))
+      return fallback ? sseTransport(definition, this.name) : streamableTransport(definition, this.name);
     return stdioTransport(this.name, definition, this.emit);
   }
 
@@ -348,6 +350,8 @@ export class ServerConnection {
   }
 
   private connectError(error: unknown) {
+    const blocked = hostNotAllowed(error);
+    if (blocked) return blocked;
     const status = httpStatusOf(error);
     return clientError(
       'MCP_CLIENT_CONNECT_FAILED',
@@ -389,6 +393,9 @@ export class ServerConnection {
     try {
       return await requestContextScope.run(requestContext ?? null, () => operation(client));
     } catch (error) {
+      // allowedHosts refused a host: reported as it is, never retried.
+      const blocked = hostNotAllowed(error);
+      if (blocked) throw blocked;
       const forgotten =
         client.getProtocolEra() === 'legacy' && httpStatusOf(error) === 404 && isHttp(this.definition);
       if (forgotten && !this.closed) {

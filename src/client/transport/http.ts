@@ -1,8 +1,9 @@
 /**
  * The HTTP transports of one server. Every request goes through one fetch, which hands a custom
- * `fetch` the request context of the operation that caused it (null during the handshake).
- * Streamable HTTP is tried first; a server that refuses it at connect gets the legacy SSE
- * transport (the older page's compatibility path), with `eventSourceInit` honoured.
+ * `fetch` the request context of the operation that caused it (null during the handshake) and,
+ * with `allowedHosts`, refuses hosts the list does not name (allowed-hosts.ts). Streamable HTTP is
+ * tried first; a server that refuses it at connect gets the legacy SSE transport (the older page's
+ * compatibility path), with `eventSourceInit` honoured.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestContext } from '@mastra/core/request-context';
@@ -13,38 +14,69 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { HttpServerDefinition } from '../types.js';
+import { allowedHostsFetch, hostNotAllowed } from './allowed-hosts.js';
 
 /** The request context of the operation in progress, for the custom fetch. */
 export const requestContextScope = new AsyncLocalStorage<RequestContext | null>();
 
-export function serverFetch(definition: HttpServerDefinition): FetchLike {
+/** Every request of server `serverName` goes through this fetch (OAuth requests of `authProvider` too). */
+export function serverFetch(definition: HttpServerDefinition, serverName: string): FetchLike {
   const custom = definition.fetch;
-  if (!custom) return (url, init) => fetch(url, init);
-  return (url, init) => custom(url, init, requestContextScope.getStore() ?? null);
+  const bound: FetchLike | undefined =
+    custom && ((url, init) => custom(url, init, requestContextScope.getStore() ?? null));
+  if (definition.allowedHosts) return allowedHostsFetch(serverName, definition.allowedHosts, bound);
+  return bound ?? ((url, init) => fetch(url, init));
 }
 
-export function streamableTransport(definition: HttpServerDefinition): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(definition.url, {
-    fetch: serverFetch(definition),
+/**
+ * Options both transports share. With `allowedHosts` on the default fetch, redirects are left to
+ * that fetch (`redirectPolicy: 'follow'`), which follows them by hand and checks every hop; the
+ * SDK's default would refuse any redirect that leaves the origin, even to an allowed host. A
+ * custom fetch keeps the SDK's default, so its hops stay within the origin unless it follows
+ * redirects by itself.
+ */
+function transportOptions(
+  definition: HttpServerDefinition,
+  serverName: string,
+  customFetch = !!definition.fetch,
+) {
+  return {
+    fetch: serverFetch(definition, serverName),
+    ...(definition.allowedHosts && !customFetch ? { redirectPolicy: 'follow' as const } : {}),
     ...(definition.requestInit ? { requestInit: definition.requestInit } : {}),
     ...(definition.authProvider ? { authProvider: definition.authProvider } : {}),
-  });
+  };
 }
 
-export function sseTransport(definition: HttpServerDefinition): SSEClientTransport {
+export function streamableTransport(
+  definition: HttpServerDefinition,
+  serverName: string,
+): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(definition.url, transportOptions(definition, serverName));
+}
+
+/** `eventSourceInit`, whose own `fetch` (the SSE stream's, if given) is held to `allowedHosts` too. */
+function eventSourceInit(definition: HttpServerDefinition, serverName: string) {
+  const init = definition.eventSourceInit as (EventSourceInit & { fetch?: FetchLike }) | undefined;
+  if (!init?.fetch || !definition.allowedHosts) return init;
+  return { ...init, fetch: allowedHostsFetch(serverName, definition.allowedHosts, init.fetch) };
+}
+
+export function sseTransport(definition: HttpServerDefinition, serverName: string): SSEClientTransport {
+  const init = eventSourceInit(definition, serverName);
   return new SSEClientTransport(definition.url, {
-    fetch: serverFetch(definition),
-    ...(definition.requestInit ? { requestInit: definition.requestInit } : {}),
-    ...(definition.eventSourceInit ? { eventSourceInit: definition.eventSourceInit } : {}),
-    ...(definition.authProvider ? { authProvider: definition.authProvider } : {}),
+    ...transportOptions(definition, serverName, !!(definition.fetch || init?.fetch)),
+    ...(init ? { eventSourceInit: init } : {}),
   });
 }
 
 /**
  * Whether a Streamable HTTP connect failure means "this endpoint speaks the old HTTP+SSE
- * transport": the POST is refused as a method or route the server does not have.
+ * transport": the POST is refused as a method or route the server does not have. A host refused
+ * by `allowedHosts` never is (no fallback is tried after one).
  */
 export function refusesStreamableHttp(error: unknown): boolean {
+  if (hostNotAllowed(error)) return false;
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof SdkHttpError) return [400, 404, 405].includes(current.status);
