@@ -26,6 +26,19 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export {
+  createOAuthMiddleware,
+  type OAuthMiddleware,
+  type OAuthMiddlewareOptions,
+  type OAuthProtectionOptions,
+} from './server/auth/oauth-middleware.js';
+export {
+  createIntrospectionValidator,
+  createStaticTokenValidator,
+  type IntrospectionValidatorOptions,
+  type TokenValidationResult,
+  type TokenValidator,
+} from './server/auth/token-validators.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { SSETransport } from './server/transports/hono-sse.js';
 export type {

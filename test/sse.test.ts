@@ -75,7 +75,7 @@ describe.each(['/sse', '/hono/sse'])('legacy SSE transport at %s', (path) => {
 });
 
 describe('Hono SSE inside a Hono app', () => {
-  it('serves MCP through startHonoSSE({ context })', async () => {
+  it('serves MCP through startHonoSSE({ context, authInfo })', async () => {
     const server = new MCPServer(fullConfig());
     const app = new Hono();
     app.all(
@@ -86,6 +86,7 @@ describe('Hono SSE inside a Hono app', () => {
           ssePath: '/mcp-sse/sse',
           messagePath: '/mcp-sse/message',
           context: c,
+          authInfo: { token: 'hono-token', clientId: 'hono-client', scopes: ['mcp:read'] },
         }) as Promise<Response>,
     );
     const listening = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -99,5 +100,12 @@ describe('Hono SSE inside a Hono app', () => {
     const client = await connectSse(new URL(`http://127.0.0.1:${port}/mcp-sse/sse`), sseClient());
     cleanups.push(() => client.close());
     await exercise(client);
+    // The authInfo given to startHonoSSE reaches the tool as context.mcp.extra.authInfo.
+    const who = JSON.parse(textOf(await client.callTool({ name: 'contextTool', arguments: {} })));
+    expect(who.authInfo).toMatchObject({
+      token: 'hono-token',
+      clientId: 'hono-client',
+      scopes: ['mcp:read'],
+    });
   });
 });

@@ -17,11 +17,12 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { ToolAuthorization } from './auth/fga.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
 import type { ResourceHandlers } from './resources.js';
 import type { SuspendedCalls } from './suspended-calls.js';
-import { type Elicit, mcpRequestContext, toolContext } from './tool-context.js';
+import { type Elicit, mcpRequestContext, requestExtra, toolContext } from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
 
@@ -39,6 +40,8 @@ export interface ProtocolHost {
   resources?: ResourceHandlers | undefined;
   prompts?: PromptHandlers | undefined;
   suspended: SuspendedCalls;
+  /** FGA for tools/list and tools/call (a no-op unless the Mastra instance has an FGA provider). */
+  access: ToolAuthorization;
   logger: IMastraLogger;
   mastra(): Mastra | undefined;
 }
@@ -103,17 +106,28 @@ export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode):
   });
   const subscriptions = new Set<string>();
 
-  server.setRequestHandler('tools/list', () => ({ tools: host.registry.list() }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const tools = host.registry.list();
+    if (!host.access.provider()) return { tools };
+    const extra = requestExtra(ctx);
+    return { tools: await host.access.visible(tools, mcpRequestContext(extra), extra) };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const entry = host.registry.get(name);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'`);
+    const extra = requestExtra(ctx);
+    const requestContext = mcpRequestContext(extra);
+    const refusal = await host.access.refusal(name, requestContext, extra);
+    if (refusal) {
+      host.logger.warn(refusal);
+      return server.projectCallToolResult(errorResult(refusal), entry.definition.outputSchema);
+    }
     const start = (elicit: Elicit) => {
-      const mcp = toolContext(ctx, elicit);
       const invocation: ToolInvocation = {
-        mcp,
-        requestContext: mcpRequestContext(mcp),
+        mcp: toolContext(ctx, elicit, extra),
+        requestContext,
         signal: ctx.mcpReq.signal,
       };
       const mastra = host.mastra();

@@ -21,6 +21,7 @@ import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
 import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
 import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Hono } from 'hono';
+import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
 import { PromptHandlers } from './prompts.js';
 import {
@@ -122,7 +123,15 @@ export class MCPServer extends MCPServerBase {
       resources: this.resourceHandlers,
       prompts: config.prompts ? new PromptHandlers(config.prompts) : undefined,
       suspended: this.suspended,
-      logger: this.logger,
+      access: new ToolAuthorization({
+        server: () => ({ id: this.id, name: this.name }),
+        mastra: () => this.mastra,
+        mapAuthInfoToUser: config.mapAuthInfoToUser,
+        fga: config.fga,
+      }),
+      get logger() {
+        return self.logger;
+      },
       mastra: () => this.mastra,
     };
     const onerror = (error: Error) => this.logger.error(`MCP server '${this.id}': ${error.message}`);
@@ -338,7 +347,10 @@ export class MCPServer extends MCPServerBase {
     return entry ? toolInfo(entry) : undefined;
   }
 
-  /** Runs a tool directly (no MCP round trip) and returns what it returned. */
+  /**
+   * Runs a tool directly (no MCP round trip) and returns what it returned. With an FGA provider on
+   * the Mastra instance, `requestContext.get('user')` must be allowed to call it (see auth/fga.ts).
+   */
   async executeTool(
     toolId: string,
     args: unknown,
@@ -354,8 +366,10 @@ export class MCPServer extends MCPServerBase {
         details: { toolId, serverId: this.id },
       });
     }
+    const requestContext = executionContext?.requestContext ?? new RequestContext();
+    await this.host.access.requireDirect(toolId, requestContext);
     return entry.invoke(args, {
-      requestContext: executionContext?.requestContext ?? new RequestContext(),
+      requestContext,
       ...(executionContext?.messages ? { messages: executionContext.messages } : {}),
       ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
       ...(this.mastra ? { mastra: this.mastra } : {}),

@@ -21,10 +21,10 @@ export function requestExtra(ctx: ServerContext): MCPRequestExtra {
   return extra;
 }
 
-export function toolContext(ctx: ServerContext, elicit: Elicit): MCPToolContext {
+export function toolContext(ctx: ServerContext, elicit: Elicit, extra = requestExtra(ctx)): MCPToolContext {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return {
-    extra: requestExtra(ctx),
+    extra,
     elicitation: { sendRequest: elicit },
     log: (level, message, data) => ctx.mcpReq.log(level, data ? { message, ...data } : message),
     progress: async ({ progress, total, message }) => {
@@ -42,8 +42,8 @@ export function toolContext(ctx: ServerContext, elicit: Elicit): MCPToolContext 
   };
 }
 
-export function mcpRequestContext(mcp: MCPToolContext): RequestContext {
+export function mcpRequestContext(extra: MCPRequestExtra): RequestContext {
   const requestContext = new RequestContext();
-  requestContext.set('mcp.extra', mcp.extra);
+  requestContext.set('mcp.extra', extra);
   return requestContext;
 }

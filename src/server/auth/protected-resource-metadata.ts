@@ -1,0 +1,96 @@
+/**
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728) for an MCP endpoint: the document, the
+ * well-known paths MCP clients probe for it (the path-suffixed form first, then the root form), and
+ * the `resource_metadata` URL advertised in `WWW-Authenticate` challenges. The document is built
+ * and checked against the SDK's schema once, when the middleware is created.
+ */
+import type { ServerResponse } from 'node:http';
+import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/core';
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  type OAuthProtectedResourceMetadata,
+} from '@modelcontextprotocol/server';
+
+export const WELL_KNOWN_PRM_PATH = '/.well-known/oauth-protected-resource';
+
+export interface ProtectedResourceMetadataOptions {
+  resource: string;
+  authorizationServers: string[];
+  scopesSupported: string[];
+  resourceName?: string | undefined;
+  mcpPath: string;
+}
+
+export interface ProtectedResource {
+  document: OAuthProtectedResourceMetadata;
+  /** Absolute URL of the document, for `resource_metadata` in challenges. */
+  url: string;
+  /** Request paths answered with the document. */
+  paths: Set<string>;
+}
+
+function absoluteUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`OAuth ${what} must be an absolute URL, got '${value}'`);
+  }
+  if (url.hash) throw new Error(`OAuth ${what} must not have a fragment: '${value}'`);
+  return url;
+}
+
+export function protectedResource(options: ProtectedResourceMetadataOptions): ProtectedResource {
+  const resource = absoluteUrl(options.resource, 'resource');
+  if (options.authorizationServers.length === 0) {
+    throw new Error('OAuth authorizationServers must name at least one authorization server');
+  }
+  for (const server of options.authorizationServers) absoluteUrl(server, 'authorization server');
+  const document = OAuthProtectedResourceMetadataSchema.parse({
+    resource: options.resource,
+    authorization_servers: options.authorizationServers,
+    scopes_supported: options.scopesSupported,
+    bearer_methods_supported: ['header'],
+    ...(options.resourceName ? { resource_name: options.resourceName } : {}),
+  });
+  const url = getOAuthProtectedResourceMetadataUrl(resource);
+  const mcpPath = options.mcpPath === '/' ? '' : options.mcpPath.replace(/\/$/, '');
+  const paths = new Set([WELL_KNOWN_PRM_PATH, `${WELL_KNOWN_PRM_PATH}${mcpPath}`, new URL(url).pathname]);
+  return { document, url, paths };
+}
+
+const CORS = { 'access-control-allow-origin': '*' };
+
+/** Answers a request for the document: GET/HEAD with it, OPTIONS as a CORS preflight, else 405. */
+export function sendProtectedResourceMetadata(
+  method: string | undefined,
+  res: ServerResponse,
+  document: OAuthProtectedResourceMetadata,
+): void {
+  if (method === 'OPTIONS') {
+    res
+      .writeHead(204, {
+        ...CORS,
+        'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+        'access-control-allow-headers': '*',
+      })
+      .end();
+    return;
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    res
+      .writeHead(405, { ...CORS, allow: 'GET, HEAD, OPTIONS', 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ error: 'method_not_allowed', error_description: `${method} is not allowed here` }),
+      );
+    return;
+  }
+  const body = JSON.stringify(document);
+  res.writeHead(200, {
+    ...CORS,
+    'content-type': 'application/json',
+    'cache-control': 'public, max-age=3600',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(method === 'HEAD' ? undefined : body);
+}
