@@ -3,10 +3,11 @@
  * (`@modelcontextprotocol/conformance`): one CLI that, per scenario, builds an `MCPClient` for the
  * scenario server and does what the scenario expects through MCPClient's public API only (tools
  * from `listToolsets()` executed as a Mastra agent would, `resources`, `prompts`, `inputRequests`,
- * `authProvider`). Nothing here talks to the MCP server around MCPClient. One step stands in for
- * a missing MCPClient feature: MCPClient has no `authenticate()`, so after an authorization
- * redirect the auth scenarios finish the authorization-code flow with the SDK's `auth()` (see
- * `authorized()`), and the next MCPClient operation reconnects with the tokens.
+ * `authProvider`, `authenticate()`). Nothing here talks to the MCP server around MCPClient. The
+ * authorization-code scenarios use MCPClient's `MCPOAuthClientProvider` (extended with Dynamic
+ * Client Registration, which most scenarios expect and MCPClient's provider deliberately lacks) and
+ * complete each authorization with `mcp.authenticate()`; a headless "browser" answers the
+ * authorization URL (see `headlessBrowser()`).
  *
  * The suite runs it as `<command> <server-url>` with the scenario name in
  * `MCP_CONFORMANCE_SCENARIO`, the spec revision to speak in `MCP_CONFORMANCE_PROTOCOL_VERSION` and,
@@ -20,25 +21,29 @@
  * default: probe with `server/discover`, fall back to `initialize`) instead of pinning the revision
  * the suite asks for.
  */
-import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MastraError } from '@mastra/core/error';
 import { isValidationError } from '@mastra/core/tools';
 import {
-  auth,
   ClientCredentialsProvider,
   CrossAppAccessProvider,
   DpopSession,
+  type OAuthClientInformationContext,
   type OAuthClientInformationMixed,
   type OAuthClientMetadata,
   type OAuthClientProvider,
-  type OAuthDiscoveryState,
   type OAuthTokens,
   PrivateKeyJwtProvider,
   requestJwtAuthorizationGrant,
 } from '@modelcontextprotocol/client';
 import {
+  getCallbackUrlCandidates,
   type MastraMCPServerDefinition,
   MCPClient,
   type MCPInputRequestHandler,
+  MCPOAuthClientProvider,
+  type MCPOAuthClientProviderOptions,
   type MCPTool,
 } from '../src/index.js';
 
@@ -334,185 +339,141 @@ for (const scenario of [
 
 /** The Client ID Metadata Document URL the auth scenarios recognise (SEP-991). */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
-const REDIRECT_URL = 'http://localhost:3000/callback';
+/** Authorizations per operation: a server that keeps refusing is not retried forever. */
 const MAX_AUTHORIZATIONS = 3;
+const AUTHENTICATE_TIMEOUT_MS = 20_000;
 
-interface AuthorizationCallback {
-  code: string;
-  iss: string | undefined;
+/** A loopback redirect URL on a port that was free a moment ago (authenticate() falls back if not). */
+async function loopbackRedirectUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}/callback`;
+}
+
+function pause(ms: number): Promise<void> {
+  // Unref'd: a browser still retrying never keeps the client process alive.
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /**
- * An in-memory `OAuthClientProvider` for a headless run: it "opens the browser" by requesting the
- * authorization URL itself (the scenario's authorization server approves at once and redirects to
- * the callback with `code`, `state` and `iss`) and keeps the callback parameters for the token
- * exchange. Everything else (discovery, registration or CIMD, PKCE, scopes, token requests,
- * refresh, step-up) is the SDK's OAuth code driven by MCPClient's transport.
+ * The user's browser, headless: it opens the authorization URL (the scenario's authorization
+ * server approves at once and redirects to the loopback callback with `code`, `state` and `iss`)
+ * and follows the redirect to MCPClient's callback server. Like a user who approves a moment
+ * later, it retries the callback while nothing listens there yet: an authorization the SDK starts
+ * during an operation is answered once `authenticate()` binds its callback server.
  */
-/** The client identity and tokens both providers keep in memory for one scenario run. */
-abstract class InMemoryCredentials {
-  protected storedTokens: OAuthTokens | undefined;
-
-  constructor(protected information: OAuthClientInformationMixed | undefined) {}
-
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.storedTokens;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.storedTokens = tokens;
-  }
-}
-
-class HeadlessOAuthProvider extends InMemoryCredentials implements OAuthClientProvider {
-  private verifier: string | undefined;
-  private discovery: OAuthDiscoveryState | undefined;
-  private expectedState: string | undefined;
-  private callback: AuthorizationCallback | undefined;
-  private readonly dpopSession: Promise<DpopSession> | undefined;
-  readonly clientMetadataUrl: string | undefined;
-
-  constructor(
-    private readonly metadata: OAuthClientMetadata,
-    options: {
-      clientMetadataUrl?: string;
-      clientInformation?: OAuthClientInformationMixed;
-      dpop?: boolean;
-    } = {},
-  ) {
-    super(options.clientInformation);
-    this.clientMetadataUrl = options.clientMetadataUrl;
-    this.dpopSession = options.dpop ? DpopSession.create() : undefined;
-  }
-
-  get redirectUrl(): string {
-    return REDIRECT_URL;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return this.metadata;
-  }
-
-  state(): string {
-    this.expectedState = randomBytes(16).toString('base64url');
-    return this.expectedState;
-  }
-
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-
-  codeVerifier(): string {
-    if (!this.verifier) throw new Error('no PKCE code verifier was saved');
-    return this.verifier;
-  }
-
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovery = state;
-  }
-
-  /**
-   * Discovery results live as long as one authorization round trip (as the SDK asks: "persist
-   * alongside codeVerifier"), so the code exchange is bound to the server that issued the
-   * redirect; every new authorization discovers afresh and sees a changed `authorization_servers`.
-   */
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.callback ? this.discovery : undefined;
-  }
-
-  dpop(): Promise<DpopSession> | undefined {
-    return this.dpopSession;
-  }
-
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    if (scope === 'all' || scope === 'tokens') this.storedTokens = undefined;
-    if (scope === 'all' || scope === 'client') this.information = undefined;
-    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
-    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
-  }
-
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    log(`authorization request: ${authorizationUrl}`);
-    const response = await fetch(authorizationUrl, { redirect: 'manual' });
+function headlessBrowser(url: URL): void {
+  void (async () => {
+    log(`authorization request: ${url}`);
+    const response = await fetch(url, { redirect: 'manual' });
+    await response.body?.cancel();
     const location = response.headers.get('location');
-    if (!location)
-      throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
-    const params = new URL(location).searchParams;
-    const error = params.get('error');
-    if (error)
-      throw new Error(`authorization refused: ${error} ${params.get('error_description') ?? ''}`.trim());
-    if (params.get('state') !== this.expectedState)
-      throw new Error('authorization response carries a foreign state');
-    const code = params.get('code');
-    if (!code) throw new Error('authorization response carries no code');
-    this.callback = { code, iss: params.get('iss') ?? undefined };
+    if (!location) {
+      log(`browser: the authorization endpoint answered ${response.status} without a redirect`);
+      return;
+    }
+    const callback = new URL(location, url);
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        const answer = await fetch(callback);
+        await answer.body?.cancel();
+        log(`browser: the callback server answered ${answer.status}`);
+        return;
+      } catch {
+        await pause(50);
+      }
+    }
+    log('browser: nothing listened on the callback URL');
+  })().catch((error: unknown) => log(`browser: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/**
+ * MCPClient's `MCPOAuthClientProvider`, which never registers a client, plus what the scenarios
+ * need beyond it: Dynamic Client Registration (RFC 7591) where the authorization server offers
+ * neither Client ID Metadata Documents nor a pre-registered client (most scenarios expect DCR),
+ * credentials kept per issuer (SEP-2352), and an optional DPoP session (SEP-1932). Everything else
+ * (storage, issuer binding, discovery pinning, the `authenticate()` flow) is MCPClient's own.
+ */
+class ConformanceOAuthProvider extends MCPOAuthClientProvider {
+  private readonly registered = new Map<string, OAuthClientInformationMixed>();
+  dpop?: () => Promise<DpopSession>;
+
+  constructor(options: MCPOAuthClientProviderOptions & { dpop?: boolean }) {
+    super(options);
+    if (options.dpop) {
+      const session = DpopSession.create();
+      this.dpop = () => session;
+    }
   }
 
-  /** The pending authorization callback, if the last operation redirected the user. */
-  pendingCallback(): AuthorizationCallback | undefined {
-    return this.callback;
+  override async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<OAuthClientInformationMixed | undefined> {
+    try {
+      return await super.clientInformation(ctx);
+    } catch (error) {
+      if (!(error instanceof MastraError && error.id === 'MCP_CLIENT_OAUTH_NO_CLIENT_IDENTITY')) throw error;
+      // Undefined makes the SDK register with this authorization server.
+      return ctx ? this.registered.get(ctx.issuer) : undefined;
+    }
   }
 
-  /** Ends the authorization round trip (its discovery results go with it). */
-  endRoundTrip(): void {
-    this.callback = undefined;
-    this.discovery = undefined;
+  saveClientInformation(information: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): void {
+    const issuer = ctx?.issuer ?? (information as { issuer?: string }).issuer;
+    if (issuer) this.registered.set(issuer, information);
+  }
+
+  override async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    if (scope === 'all' || scope === 'client') this.registered.clear();
+    await super.invalidateCredentials(scope);
   }
 }
 
 /**
- * Runs `operation`; when it fails because the server wants the user to authorize, completes the
- * authorization-code flow and runs it again. MCPClient has no `authenticate()` (the reference page
- * documents one), so the token exchange is the SDK's own `auth()` with the callback parameters,
- * as the SDK's `transport.finishAuth()` does; the next operation then reconnects with the tokens.
+ * Runs `operation`; when it fails and MCPClient records that the server wants authorization
+ * ('needs-auth'), completes it with `mcp.authenticate()` and runs the operation again.
  */
-async function authorized<T>(
-  run: Run,
-  provider: HeadlessOAuthProvider,
-  operation: () => Promise<T>,
-): Promise<T> {
+async function authenticated<T>(mcp: MCPClient, operation: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
-      const callback = provider.pendingCallback();
-      // At most three authorizations per operation: a server that keeps refusing is not retried forever.
-      if (!callback || attempt >= MAX_AUTHORIZATIONS) throw error;
-      log(`authorization needed (${(error as Error).message}); exchanging the authorization code`);
-      try {
-        const result = await auth(provider, {
-          serverUrl: run.url,
-          authorizationCode: callback.code,
-          ...(callback.iss !== undefined ? { iss: callback.iss } : {}),
-        });
-        if (result !== 'AUTHORIZED') throw new Error(`the code exchange ended with ${result}`);
-      } finally {
-        provider.endRoundTrip();
-      }
+      if (mcp.getServerAuthState(SERVER) !== 'needs-auth' || attempt >= MAX_AUTHORIZATIONS) throw error;
+      log(`authorization needed (${(error as Error).message}); authenticate()`);
+      await mcp.authenticate(SERVER, { timeoutMs: AUTHENTICATE_TIMEOUT_MS });
+      log(`auth state: ${mcp.getServerAuthState(SERVER)}`);
     }
   }
 }
 
-/** Authorization-code scenarios: list tools and call `test-tool`, authorizing when asked to. */
-async function authorizationCodeClient(run: Run, provider: HeadlessOAuthProvider): Promise<void> {
-  await withClient(run, { authProvider: provider }, async (mcp) => {
-    const tools = await authorized(run, provider, () => toolsOf(mcp));
-    await authorized(run, provider, () => call(tools, 'test-tool', {}));
+/** Authorization-code scenarios: list tools and call `test-tool`, authenticating when asked to. */
+async function authorizationCodeClient(
+  run: Run,
+  identity: { clientMetadataUrl: string } | { clientInformation: OAuthClientInformationMixed },
+  dpop = false,
+): Promise<void> {
+  const redirectUrl = await loopbackRedirectUrl();
+  const authProvider = new ConformanceOAuthProvider({
+    redirectUrl,
+    clientMetadata: clientMetadata('mastra-mcp-conformance-client', redirectUrl),
+    onRedirectToAuthorization: headlessBrowser,
+    ...identity,
+    dpop,
+  });
+  await withClient(run, { authProvider }, async (mcp) => {
+    const tools = await authenticated(mcp, () => toolsOf(mcp));
+    await authenticated(mcp, () => call(tools, 'test-tool', {}));
   });
 }
 
-function clientMetadata(name: string): OAuthClientMetadata {
+function clientMetadata(name: string, redirectUrl: string): OAuthClientMetadata {
   return {
     client_name: name,
-    redirect_uris: [REDIRECT_URL],
+    redirect_uris: getCallbackUrlCandidates(redirectUrl).map(String),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   };
@@ -546,24 +507,13 @@ for (const scenario of [
   'auth/iss-normalized',
   'auth/metadata-issuer-mismatch',
 ]) {
-  handlers[scenario] = (run) =>
-    authorizationCodeClient(
-      run,
-      new HeadlessOAuthProvider(clientMetadata('mastra-mcp-conformance-client'), {
-        clientMetadataUrl: CIMD_URL,
-      }),
-    );
+  handlers[scenario] = (run) => authorizationCodeClient(run, { clientMetadataUrl: CIMD_URL });
 }
 
 /** `auth/pre-registration`: no registration endpoint; the client was registered out of band. */
 handlers['auth/pre-registration'] = (run) => {
   const { client_id, client_secret } = run.context as { client_id: string; client_secret: string };
-  return authorizationCodeClient(
-    run,
-    new HeadlessOAuthProvider(clientMetadata('mastra-mcp-conformance-client'), {
-      clientInformation: { client_id, client_secret, redirect_uris: [REDIRECT_URL] },
-    }),
-  );
+  return authorizationCodeClient(run, { clientInformation: { client_id, client_secret } });
 };
 
 /** `auth/client-credentials-basic` (extension): the SDK's client-credentials provider as `authProvider`. */
@@ -590,14 +540,7 @@ handlers['auth/client-credentials-jwt'] = (run) => {
 
 /** `auth/dpop`, `auth/dpop-nonce` (extension, SEP-1932): the authorization-code flow with a DPoP session. */
 for (const scenario of ['auth/dpop', 'auth/dpop-nonce']) {
-  handlers[scenario] = (run) =>
-    authorizationCodeClient(
-      run,
-      new HeadlessOAuthProvider(clientMetadata('mastra-mcp-conformance-client'), {
-        clientMetadataUrl: CIMD_URL,
-        dpop: true,
-      }),
-    );
+  handlers[scenario] = (run) => authorizationCodeClient(run, { clientMetadataUrl: CIMD_URL }, true);
 }
 
 /**
@@ -639,12 +582,24 @@ handlers['auth/enterprise-managed-authorization'] = (run) => {
  * A non-interactive provider for the RFC 7523 JWT-bearer grant with a workload identity assertion
  * (SEP-1933): no redirect, the token request carries the assertion.
  */
-class WorkloadIdentityProvider extends InMemoryCredentials implements OAuthClientProvider {
+class WorkloadIdentityProvider implements OAuthClientProvider {
+  private storedTokens: OAuthTokens | undefined;
+
   constructor(
-    clientId: string,
+    private readonly clientId: string,
     private readonly assertion: string,
-  ) {
-    super({ client_id: clientId });
+  ) {}
+
+  clientInformation(): OAuthClientInformationMixed {
+    return { client_id: this.clientId };
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.storedTokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.storedTokens = tokens;
   }
 
   get redirectUrl(): undefined {

@@ -1,4 +1,19 @@
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
+export type { ServerAuthState } from './client/auth/auth-required.js';
+export {
+  CALLBACK_PORT_ATTEMPTS,
+  createOAuthCallbackServer,
+  getCallbackUrlCandidates,
+  type OAuthCallbackResult,
+  type OAuthCallbackServer,
+  type OAuthCallbackServerOptions,
+} from './client/auth/callback-server.js';
+export { MCPOAuthClientProvider, type MCPOAuthClientProviderOptions } from './client/auth/oauth-provider.js';
+export {
+  createSimpleTokenProvider,
+  type SimpleTokenProviderOptions,
+} from './client/auth/simple-token-provider.js';
+export { InMemoryOAuthStorage, type OAuthStorage } from './client/auth/storage.js';
 export { MCPClient } from './client/client.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
 export type {
@@ -39,6 +54,24 @@ export {
   type TokenValidationResult,
   type TokenValidator,
 } from './server/auth/token-validators.js';
+export { InMemoryMCPEventStore } from './server/events/memory-store.js';
+export type {
+  InMemoryMCPEventStoreOptions,
+  MCPEmitOptions,
+  MCPEmittedEvent,
+  MCPEventAuthorizationRequest,
+  MCPEventOccurrence,
+  MCPEventStore,
+  MCPEventStoreFilter,
+  MCPEventStoreReadResult,
+  MCPEventTypeConfig,
+  MCPEventTypes,
+  MCPServerEvents,
+  MCPServerEventsConfig,
+  MCPServerWebhookOptions,
+  MCPServerWebhookRetryOptions,
+  MCPStoredEvent,
+} from './server/events/types.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { SSETransport } from './server/transports/hono-sse.js';
 export type {

@@ -11,6 +11,8 @@ import {
   resourceActions,
   toolActions,
 } from './actions.js';
+import type { ServerAuthState } from './auth/auth-required.js';
+import { ServerAuthenticator } from './auth/authenticate.js';
 import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
 import { clientError, messageOf } from './errors.js';
 import { fanOut } from './fan-out.js';
@@ -36,6 +38,7 @@ export class MCPClient<TServers = never> {
   /** `typegen` as given at construction (frozen); read by `mastra-mcp generate`. */
   readonly typegen: Readonly<{ outFile: string }> | undefined;
   private readonly connections = new Map<string, ServerConnection>();
+  private readonly authenticators = new Map<string, ServerAuthenticator>();
   private hooked = false;
   logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient' });
 
@@ -288,6 +291,31 @@ export class MCPClient<TServers = never> {
     return Object.fromEntries([...this.connections].map(([name, c]) => [name, c.serverInfo]));
   }
 
+  /**
+   * Runs the interactive OAuth authorization-code flow for a server whose MCPOAuthClientProvider
+   * has a loopback redirect URL, then reconnects it. Concurrent calls for a server join one flow.
+   */
+  async authenticate(serverName: string, options?: { timeoutMs?: number }): Promise<void> {
+    const connection = this.connection(serverName);
+    let authenticator = this.authenticators.get(serverName);
+    if (!authenticator) {
+      authenticator = new ServerAuthenticator(connection);
+      this.authenticators.set(serverName, authenticator);
+    }
+    return authenticator.authenticate(options?.timeoutMs);
+  }
+
+  /** 'needs-auth', 'authorized', or undefined (no authProvider, or no connection attempt yet). */
+  getServerAuthState(serverName: string): ServerAuthState | undefined {
+    return this.connection(serverName).authState;
+  }
+
+  /** Cancels a server's authenticate() flow; false when none was in progress. */
+  async cancelAuthentication(serverName: string): Promise<boolean> {
+    this.connection(serverName);
+    return (await this.authenticators.get(serverName)?.cancel()) ?? false;
+  }
+
   /** Closes one server's connection and opens it again. */
   async reconnectServer(serverName: string): Promise<void> {
     await this.connection(serverName).reconnect();
@@ -297,6 +325,9 @@ export class MCPClient<TServers = never> {
   async disconnect(): Promise<void> {
     releaseInstance(this);
     unregisterFromProcessHooks(this);
+    await Promise.allSettled(
+      [...this.authenticators.values()].map((authenticator) => authenticator.cancel()),
+    );
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
   }
 }

@@ -21,6 +21,11 @@ import {
   TRACESTATE_META_KEY,
   type Transport,
 } from '@modelcontextprotocol/client';
+import {
+  AUTH_REQUIRED_ERROR_ID,
+  isAuthorizationRequired,
+  type ServerAuthState,
+} from './auth/auth-required.js';
 import { clientError, messageOf } from './errors.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
@@ -90,6 +95,8 @@ export class ServerConnection {
   readonly handlers = new ServerHandlers();
   instructions: string | undefined;
   serverInfo: Implementation | undefined;
+  /** With an `authProvider`: 'needs-auth' once authorization was refused, 'authorized' once a connect succeeded. */
+  authState: ServerAuthState | undefined;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private closed = false;
@@ -328,6 +335,7 @@ export class ServerConnection {
       if (!this.closed) this.log('warning', 'connection closed; the next operation reconnects');
     };
     this.client = client;
+    if (this.hasAuthProvider) this.authState = 'authorized';
     this.settings.onConnected();
     this.instructions = client.getInstructions();
     this.serverInfo = client.getServerVersion();
@@ -349,9 +357,28 @@ export class ServerConnection {
     return client;
   }
 
+  private get hasAuthProvider(): boolean {
+    return isHttp(this.definition) && this.definition.authProvider !== undefined;
+  }
+
+  /** Records 'needs-auth' when `error` says the server wants authorization; true if it did. */
+  private noteAuthFailure(error: unknown): boolean {
+    if (!this.hasAuthProvider || !isAuthorizationRequired(error)) return false;
+    this.authState = 'needs-auth';
+    return true;
+  }
+
   private connectError(error: unknown) {
     const blocked = hostNotAllowed(error);
     if (blocked) return blocked;
+    if (this.noteAuthFailure(error)) {
+      return clientError(
+        AUTH_REQUIRED_ERROR_ID,
+        `MCP server '${this.name}' requires authorization (${messageOf(error)}); its auth state is 'needs-auth'`,
+        { server: this.name, authState: 'needs-auth' },
+        error,
+      );
+    }
     const status = httpStatusOf(error);
     return clientError(
       'MCP_CLIENT_CONNECT_FAILED',
@@ -396,6 +423,7 @@ export class ServerConnection {
       // allowedHosts refused a host: reported as it is, never retried.
       const blocked = hostNotAllowed(error);
       if (blocked) throw blocked;
+      this.noteAuthFailure(error);
       const forgotten =
         client.getProtocolEra() === 'legacy' && httpStatusOf(error) === 404 && isHttp(this.definition);
       if (forgotten && !this.closed) {

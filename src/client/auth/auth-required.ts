@@ -1,0 +1,23 @@
+/**
+ * Which failures mean "the server wants authorization": the SDK's `UnauthorizedError` (a 401 the
+ * provider could not answer, or an authorization redirect it started), a 401 that survived a
+ * token refresh, an `insufficient_scope` the transport may not step up, and our own
+ * `MCP_CLIENT_AUTH_REQUIRED`. A connection that fails with one records 'needs-auth'.
+ */
+import { MastraError } from '@mastra/core/error';
+import { InsufficientScopeError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+
+export const AUTH_REQUIRED_ERROR_ID = 'MCP_CLIENT_AUTH_REQUIRED';
+
+export type ServerAuthState = 'needs-auth' | 'authorized';
+
+export function isAuthorizationRequired(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof UnauthorizedError || current instanceof InsufficientScopeError) return true;
+    if (current instanceof SdkHttpError && current.status === 401) return true;
+    if (current instanceof MastraError && current.id === AUTH_REQUIRED_ERROR_ID) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,35 @@
+/**
+ * `createSimpleTokenProvider`: an `MCPOAuthClientProvider` that starts out holding one access
+ * token, for tests and for callers that already have a valid token. The token is sent as a Bearer
+ * token on every request; when the server rejects it the server's state becomes 'needs-auth' as
+ * with any provider (there is no refresh token to fall back on).
+ */
+import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
+import { clientError } from '../errors.js';
+import { MCPOAuthClientProvider } from './oauth-provider.js';
+import { InMemoryOAuthStorage, STORAGE_KEYS } from './storage.js';
+
+export interface SimpleTokenProviderOptions {
+  redirectUrl: string | URL;
+  clientMetadata: OAuthClientMetadata;
+  clientInformation: OAuthClientInformationMixed;
+}
+
+export function createSimpleTokenProvider(
+  token: string,
+  options: SimpleTokenProviderOptions,
+): MCPOAuthClientProvider {
+  if (typeof token !== 'string' || token === '') {
+    throw clientError(
+      'MCP_CLIENT_OAUTH_INVALID_CONFIG',
+      'createSimpleTokenProvider: the token must be a non-empty string',
+      {
+        fields: 'token',
+      },
+    );
+  }
+  const storage = new InMemoryOAuthStorage({
+    [STORAGE_KEYS.latestTokens]: JSON.stringify({ access_token: token, token_type: 'Bearer' }),
+  });
+  return new MCPOAuthClientProvider({ ...options, storage });
+}
