@@ -694,6 +694,22 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     expect(authProvider.redirectUrl).toBe(configured.href);
   });
 
+  it('with a port-0 redirect URL, starts a new authorization on the port it bound', async () => {
+    const guarded = await startGuarded();
+    const redirects = new Redirects();
+    const authProvider = await loopbackProvider(redirects, { redirectUrl: 'http://127.0.0.1:0/cb' });
+    const mcp = clientFor({ guarded: { url: guarded.mcpUrl, authProvider } });
+    await mcp.listToolsWithErrors();
+    expect(redirects.urls[0]?.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:0/cb');
+    const redirected = redirects.next();
+    const flow = mcp.authenticate('guarded');
+    const sent = new URL((await redirected).searchParams.get('redirect_uri') as string);
+    expect(sent.port).not.toBe('0');
+    expect(await listening(sent)).toBe(true);
+    expect(await mcp.cancelAuthentication('guarded')).toBe(true);
+    await rejectionOf(flow);
+  });
+
   it('authenticates different servers independently', async () => {
     const one = await startGuarded();
     const two = await startGuarded();

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MastraError } from '@mastra/core/error';
-import { auth } from '@modelcontextprotocol/client';
+import { auth, type FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connection.js';
 import { clientError, messageOf } from '../errors.js';
 import { serverFetch } from '../transport/http.js';
@@ -166,47 +166,10 @@ export class ServerAuthenticator {
       );
       const fetchFn = serverFetch(definition, this.serverName);
       if (!bound.adopted) {
-        await control.forgetAuthorization();
-        // Without an authorization the SDK asked for, stored (or refreshable) tokens may do.
-        if (!pending && (await this.reconnected(signal))) return;
-        if (!control.redirected()) {
-          const result = await abortable(
-            auth(provider, {
-              serverUrl: definition.url,
-              fetchFn,
-              forceReauthorization: true,
-              ...(pending?.scope ? { scope: pending.scope } : {}),
-            }),
-            signal,
-          );
-          if (result === 'AUTHORIZED' && (await this.reconnected(signal))) return;
-        }
-        if (!control.redirected()) {
-          throw clientError(
-            'MCP_CLIENT_AUTH_FAILED',
-            `MCP server '${this.serverName}': the authorization could not be started`,
-            { server: this.serverName },
-          );
-        }
+        const outcome = await this.startAuthorization(provider, definition.url, pending, fetchFn, signal);
+        if (outcome === 'connected') return;
       }
-      const { code, iss } = await abortable(callback.waitForCode(), signal);
-      const result = await abortable(
-        auth(provider, {
-          serverUrl: definition.url,
-          authorizationCode: code,
-          ...(iss !== undefined ? { iss } : {}),
-          fetchFn,
-        }),
-        signal,
-      );
-      if (result !== 'AUTHORIZED') {
-        throw clientError(
-          'MCP_CLIENT_AUTH_FAILED',
-          `MCP server '${this.serverName}': the authorization code exchange did not yield tokens`,
-          { server: this.serverName },
-        );
-      }
-      await control.forgetAuthorization();
+      await this.redeemCode(provider, definition.url, callback, fetchFn, signal);
       control.end();
       begun = false;
       await abortable(this.connection.reconnect(), signal);
@@ -221,6 +184,69 @@ export class ServerAuthenticator {
   }
 
   /**
+   * Gets the user to the authorization server, unless no browser is needed: without an
+   * authorization the SDK already asked for, a reconnect may succeed on stored (or refreshed)
+   * tokens; a refused one makes the SDK start the authorization on the flow's callback URL.
+   * Otherwise the SDK is asked directly, with the scope of the authorization it wanted.
+   */
+  private async startAuthorization(
+    provider: MCPOAuthClientProvider,
+    serverUrl: URL,
+    pending: PendingAuthorization | undefined,
+    fetchFn: FetchLike,
+    signal: AbortSignal,
+  ): Promise<'connected' | 'redirected'> {
+    const control = provider[INTERACTIVE];
+    await control.forgetAuthorization();
+    if (!pending && (await this.reconnected(signal))) return 'connected';
+    if (!control.redirected()) {
+      const result = await abortable(
+        auth(provider, {
+          serverUrl,
+          fetchFn,
+          forceReauthorization: true,
+          ...(pending?.scope ? { scope: pending.scope } : {}),
+        }),
+        signal,
+      );
+      if (result === 'AUTHORIZED' && (await this.reconnected(signal))) return 'connected';
+    }
+    if (control.redirected()) return 'redirected';
+    throw clientError(
+      'MCP_CLIENT_AUTH_FAILED',
+      `MCP server '${this.serverName}': the authorization could not be started`,
+      { server: this.serverName },
+    );
+  }
+
+  /**
+   * Waits for the browser, then exchanges the code with the SDK's `auth()`: the `iss` goes along
+   * for the RFC 9207 check, and the token request goes to the authorization server pinned at
+   * redirect time. The verifier and `state` are spent afterwards.
+   */
+  private async redeemCode(
+    provider: MCPOAuthClientProvider,
+    serverUrl: URL,
+    callback: OAuthCallbackServer,
+    fetchFn: FetchLike,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { code, iss } = await abortable(callback.waitForCode(), signal);
+    const result = await abortable(
+      auth(provider, { serverUrl, authorizationCode: code, ...(iss !== undefined ? { iss } : {}), fetchFn }),
+      signal,
+    );
+    if (result !== 'AUTHORIZED') {
+      throw clientError(
+        'MCP_CLIENT_AUTH_FAILED',
+        `MCP server '${this.serverName}': the authorization code exchange did not yield tokens`,
+        { server: this.serverName },
+      );
+    }
+    await provider[INTERACTIVE].forgetAuthorization();
+  }
+
+  /**
    * The callback server: on the redirect URI of an authorization the SDK already started (adopted,
    * when its port is free), else on the provider's redirect URL or the next free candidate port.
    */
@@ -229,9 +255,16 @@ export class ServerAuthenticator {
     pending: PendingAuthorization | undefined,
   ): Promise<{ server: OAuthCallbackServer; redirectUrl: string; state: string; adopted: boolean }> {
     const candidates = getCallbackUrlCandidates(control.redirectUrl);
-    if (pending && candidates.some((candidate) => candidate.href === new URL(pending.redirectUri).href)) {
+    const adoptable = pending && new URL(pending.redirectUri);
+    // Its own callback URL, when that is one this server may bind (a port-0 URL names no port to return to).
+    if (
+      pending &&
+      adoptable &&
+      adoptable.port !== '0' &&
+      candidates.some((candidate) => candidate.href === adoptable.href)
+    ) {
       try {
-        const server = await listenForCallback([new URL(pending.redirectUri)], pending.state);
+        const server = await listenForCallback([adoptable], pending.state);
         return { server, redirectUrl: pending.redirectUri, state: pending.state, adopted: true };
       } catch (error) {
         if (!(error instanceof MastraError && error.id === 'MCP_CLIENT_OAUTH_CALLBACK_PORT_IN_USE'))
