@@ -13,7 +13,7 @@
  *   npm run bench:client    (flags: --calls <n> per round, --rounds <n>, --servers <n>,
  *                            --latencies <ms,ms,...> for the HTTP fan-out, default 0,25,50,100)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type MastraMCPServerDefinition, MCPClient } from '../src/index.js';
+import { MODERN, median, ms, ratio, spawnHttpServers, stop } from './support.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -35,35 +36,14 @@ const ROUNDS = Number(flags.rounds);
 const SERVERS = Number(flags.servers);
 const LATENCIES = flags.latencies.split(',').map(Number);
 const ECHO = fileURLToPath(new URL('./fixtures/echo-server.mjs', import.meta.url));
-const MODERN = '2026-07-28';
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
-const ms = (value: number) => `${value.toFixed(3)} ms`;
-const ratio = (value: number) => `${value.toFixed(2)}x`;
 
-async function httpEchoServers(count: number, latency = 0): Promise<{ urls: URL[]; child: ChildProcess }> {
-  const child = spawn(process.execPath, [ECHO, '--http', String(count), String(latency)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(child.stdout, 'data')) as [Buffer];
-  const ports = JSON.parse(line.toString()) as number[];
-  return { urls: ports.map((port) => new URL(`http://127.0.0.1:${port}/mcp`)), child };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.stdin?.end();
-  child.kill('SIGTERM');
-  await exited;
-}
+const httpEchoServers = (count: number, latency = 0) =>
+  spawnHttpServers(ECHO, ['--http', String(count), String(latency)]);
 
 async function timeCalls(call: () => Promise<unknown>, count: number): Promise<number[]> {
   const times: number[] = [];

@@ -1,0 +1,49 @@
+/**
+ * Helpers shared by the client-side benches (bench/client.ts, bench/catalog.ts): statistics,
+ * formatting, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+export const MODERN = '2026-07-28';
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+export const ms = (value: number) => `${value.toFixed(3)} ms`;
+export const ratio = (value: number) => `${value.toFixed(2)}x`;
+
+export interface ServerChild {
+  urls: URL[];
+  child: ChildProcess;
+  /** The next line the child prints after its ports (fixtures that answer commands on stdin). */
+  nextLine(): Promise<string>;
+}
+
+/**
+ * Starts a fixture that serves MCP over HTTP and prints its ports as a JSON array on the first
+ * line of its output; its stdin stays open (the fixtures exit when it ends).
+ */
+export async function spawnHttpServers(script: string, args: string[]): Promise<ServerChild> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> })[
+    Symbol.asyncIterator
+  ]();
+  const nextLine = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`${script} closed its output`);
+    return value as string;
+  };
+  const ports = JSON.parse(await nextLine()) as number[];
+  return { urls: ports.map((port) => new URL(`http://127.0.0.1:${port}/mcp`)), child, nextLine };
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.stdin?.end();
+  child.kill('SIGTERM');
+  await exited;
+}
