@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolAuthorization } from './auth/fga.js';
+import type { EventsService } from './events/service.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
 import type { ResourceHandlers } from './resources.js';
@@ -44,6 +45,8 @@ export interface ProtocolHost {
   access: ToolAuthorization;
   logger: IMastraLogger;
   mastra(): Mastra | undefined;
+  /** The `events` option's state; it attaches `events/*` to 2026-07-28 instances only. */
+  events?: EventsService | undefined;
 }
 
 /**
@@ -51,6 +54,14 @@ export interface ProtocolHost {
  * `modern` suspends the tool behind `input_required`, `serverless` has nowhere to wait.
  */
 export type ElicitationMode = 'legacy' | 'modern' | 'serverless';
+
+/** What the transport knows about an instance beyond its elicitation mode. */
+export interface InstanceScope {
+  /** It serves one 2025-era request (a stateless legacy HTTP request). */
+  legacy?: boolean;
+  /** Its answers are JSON only, so no request can hold a stream open. */
+  jsonOnly?: boolean;
+}
 
 export interface ProtocolInstance {
   server: Server;
@@ -98,7 +109,11 @@ function elicitFor(mode: ElicitationMode, ctx: ServerContext): Elicit {
     });
 }
 
-export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode): ProtocolInstance {
+export function createProtocolServer(
+  host: ProtocolHost,
+  mode: ElicitationMode,
+  scope: InstanceScope = {},
+): ProtocolInstance {
   const server = new Server(host.info, {
     capabilities: capabilitiesOf(host),
     ...(host.instructions ? { instructions: host.instructions } : {}),
@@ -173,6 +188,9 @@ export function createProtocolServer(host: ProtocolHost, mode: ElicitationMode):
       if (ref.type === 'ref/resource' && resources) return resources.complete(ref.uri, argument, context);
       return { completion: { values: [] } };
     });
+  }
+  if (host.events && mode !== 'legacy' && !scope.legacy) {
+    host.events.attach(server, { streaming: !scope.jsonOnly });
   }
   return { server, subscriptions };
 }

@@ -23,10 +23,13 @@ import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@model
 import { Hono } from 'hono';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
+import { EventsService } from './events/service.js';
+import type { MCPServerEvents } from './events/types.js';
 import { PromptHandlers } from './prompts.js';
 import {
   createProtocolServer,
   type ElicitationMode,
+  type InstanceScope,
   type ProtocolHost,
   type ProtocolInstance,
 } from './protocol-server.js';
@@ -79,6 +82,7 @@ export class MCPServer extends MCPServerBase {
   private readonly honoSse: HonoSseEndpoint;
   private readonly resourceHandlers: ResourceHandlers | undefined;
   private stdio: { handle: StdioServerHandle; transport: StdioServerTransport } | undefined;
+  private readonly eventsService: EventsService;
 
   readonly resourceOptions: MCPServerConfig['resources'];
   readonly promptOptions: MCPServerConfig['prompts'];
@@ -91,6 +95,8 @@ export class MCPServer extends MCPServerBase {
     notifyUpdated: ({ uri }: { uri: string }) => Promise<void>;
     notifyListChanged: () => Promise<void>;
   };
+  /** MCP Events (SEP-3415): `emit()` occurrences of the event types configured in `events`. */
+  readonly events: MCPServerEvents;
   /** Prompt change notifications. */
   readonly prompts: { notifyListChanged: () => Promise<void> };
   /** Dynamic tool management; `tools()` is the registry getter, hence the name. */
@@ -110,6 +116,8 @@ export class MCPServer extends MCPServerBase {
     this.connections = new Connections(this.logger);
     this.resourceHandlers = config.resources ? new ResourceHandlers(config.resources) : undefined;
     const self = this;
+    this.eventsService = new EventsService(config.events, () => this.logger);
+    this.events = this.eventsService.api;
     this.host = {
       info: {
         name: config.name,
@@ -133,10 +141,11 @@ export class MCPServer extends MCPServerBase {
         return self.logger;
       },
       mastra: () => this.mastra,
+      events: this.eventsService.enabled ? this.eventsService : undefined,
     };
     const onerror = (error: Error) => this.logger.error(`MCP server '${this.id}': ${error.message}`);
     this.http = new StreamableHttpEndpoint({
-      createInstance: (mode) => this.createInstance(mode),
+      createInstance: (mode, scope) => this.createInstance(mode, scope),
       connections: this.connections,
       onerror,
     });
@@ -205,8 +214,8 @@ export class MCPServer extends MCPServerBase {
     return converted;
   }
 
-  private createInstance(mode: ElicitationMode): ProtocolInstance {
-    return createProtocolServer(this.host, mode);
+  private createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance {
+    return createProtocolServer(this.host, mode, scope);
   }
 
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
@@ -286,6 +295,8 @@ export class MCPServer extends MCPServerBase {
   }
 
   async close(): Promise<void> {
+    // First, while transports are still open: push streams and webhooks get their last frame.
+    await this.eventsService.close();
     this.suspended.cancelAll();
     const stdio = this.stdio;
     this.stdio = undefined;

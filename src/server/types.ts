@@ -15,6 +15,7 @@ import type {
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
+import type { MCPServerEventsConfig } from './events/types.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
@@ -83,6 +84,8 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   resources?: MCPServerResources;
   prompts?: MCPServerPrompts;
   appResources?: AppResources;
+  /** MCP Events (SEP-3415): event types clients list and receive by poll, push or webhook. */
+  events?: MCPServerEventsConfig;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { Connections, LiveConnection } from '../connections.js';
-import type { ElicitationMode, ProtocolInstance } from '../protocol-server.js';
+import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { hostGuardRejection } from './host-guard.js';
 import { readJsonBody, sendJsonRpcError } from './node-http.js';
@@ -25,7 +25,7 @@ import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 
 export interface HttpEndpointDeps {
-  createInstance(mode: ElicitationMode): ProtocolInstance;
+  createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance;
   connections: Connections;
   onerror(error: Error): void;
 }
@@ -89,7 +89,10 @@ export class StreamableHttpEndpoint {
     let handler = this.modern.get(mode);
     if (!handler) {
       handler = createMcpHandler(
-        () => this.deps.createInstance(mode === 'stateful' ? 'modern' : 'serverless').server,
+        () =>
+          this.deps.createInstance(mode === 'stateful' ? 'modern' : 'serverless', {
+            jsonOnly: mode === 'serverless-json',
+          }).server,
         {
           legacy: 'reject',
           responseMode: mode === 'serverless-json' ? 'json' : mode === 'serverless-sse' ? 'sse' : 'auto',
@@ -179,7 +182,7 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
-    const instance = this.deps.createInstance('serverless');
+    const instance = this.deps.createInstance('serverless', { legacy: true });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: options.serverless
