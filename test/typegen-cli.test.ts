@@ -378,7 +378,7 @@ export const client = new MCPClient({
   );
 
   it(
-    'finishes against a hostile server: over-budget tools are absent, unsupported parts widen with warnings',
+    'finishes against a hostile server: schemas nested deeper than 128 levels fail generation, naming the tools',
     async () => {
       await write(
         'hostile/client.ts',
@@ -393,18 +393,51 @@ export default new MCPClient({
 `,
       );
       const run = await runCli(['generate', 'hostile/client.ts']);
+      expect(run.code).toBe(1);
+      const where = "hostile/client.ts (export 'default'): server 'hostile'";
+      for (const [tool, side] of [
+        ['abyss', 'input'],
+        ['deep', 'input'],
+        ['deepOutput', 'output'],
+      ]) {
+        expect(run.stderr).toContain(
+          `error: ${where}, tool '${tool}', ${side} schema: nests subschemas more than 128 levels deep; it cannot be represented`,
+        );
+      }
+      expect(run.stderr).toContain('no file was written');
+      await expect(read('hostile/out.generated.ts')).rejects.toThrow();
+    },
+    SLOW,
+  );
+
+  it(
+    'widens tools over the node and raw JSON budgets to unknown, with warnings naming them',
+    async () => {
+      await write(
+        'wide/only.ts',
+        `import { MCPClient } from 'mastra-mcp';
+import { raw } from '../servers.ts';
+
+export const only = new MCPClient({
+  id: 'only-wide',
+  servers: { wide: raw('wide-schemas') },
+  typegen: { outFile: 'wide/only.generated.ts' },
+});
+`,
+      );
+      const run = await runCli(['generate', 'wide/only.ts']);
       expect(run.code).toBe(0);
-      expect(run.stdout.trim()).toBe(
-        "wrote hostile/out.generated.ts: 1 server, 2 tools (hostile/client.ts (export 'default'))",
+      const where = "wide/only.ts (export 'only'): server 'wide'";
+      expect(run.stderr).toContain(
+        `warning: ${where}, tool 'huge', input schema: has more than 10000 subschemas; the tool's input and output widened to unknown`,
       );
       expect(run.stderr).toContain(
-        "warning: hostile/client.ts (export 'default'): server 'hostile', tool 'modern', input schema at #/properties/pair: 'prefixItems' is not supported; widened to unknown",
+        `warning: ${where}, tool 'deepDefault', input schema: nests JSON more than 1000 levels deep; the tool's input and output widened to unknown`,
       );
-      const generated = await read('hostile/out.generated.ts');
-      expect(generated).toContain('from: HostileModernInputPoint;');
-      expect(generated).toContain('label?: string | null;');
-      expect(generated).toContain('pair?: unknown;');
-      expect(generated).not.toMatch(/\b(deep|abyss|huge|deepDefault|deepOutput):/);
+      const generated = await read('wide/only.generated.ts');
+      expect(generated).toMatch(/huge: \{\s*input: unknown;\s*output: unknown;\s*\}/);
+      expect(generated).toMatch(/deepDefault: \{\s*input: unknown;\s*output: unknown;\s*\}/);
+      expect(generated).toMatch(/ok: \{\s*input: \{/);
     },
     SLOW,
   );

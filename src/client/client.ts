@@ -13,7 +13,7 @@ import {
 } from './actions.js';
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
-import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
+import { DEFAULT_TIMEOUT_MS, ServerConnection, type SkippedTool } from './connection.js';
 import { clientError, messageOf } from './errors.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
@@ -32,6 +32,8 @@ import type {
 
 /** Lets the `generate` command recognise clients built by another copy of this package (ESM and CJS). */
 export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
+/** Per server, the tools the last listing skipped for exceeding a schema budget (for the generator). */
+export const MCP_CLIENT_SKIPPED_TOOLS = Symbol.for('mastra-mcp.skippedTools');
 
 export class MCPClient<TServers = never> {
   readonly options: MCPClientOptions<TServers>;
@@ -105,6 +107,12 @@ export class MCPClient<TServers = never> {
     return true;
   }
 
+  [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, SkippedTool>> {
+    return Object.fromEntries(
+      [...this.connections].map(([name, connection]) => [name, Object.fromEntries(connection.skippedTools)]),
+    );
+  }
+
   get id(): string | undefined {
     return this.options.id;
   }
@@ -142,6 +150,7 @@ export class MCPClient<TServers = never> {
     const connection = this.connection(serverName);
     const tools = await connection.run(async (client) => {
       if (!client.getServerCapabilities()?.tools) return [];
+      connection.skippedTools.clear();
       const meta = connection.requestMeta();
       return (await client.listTools(meta ? { _meta: meta } : undefined, { timeout: connection.timeout }))
         .tools;
@@ -158,11 +167,12 @@ export class MCPClient<TServers = never> {
   private toolsetFrom(
     connection: ServerConnection,
     definitions: Record<string, MCPToolDefinition>,
+    options: { eager: boolean },
   ): Record<string, MCPTool> {
     const toolset: Record<string, MCPTool> = {};
     for (const [name, definition] of Object.entries(definitions)) {
       try {
-        toolset[name] = this.buildTool(connection, definition);
+        toolset[name] = this.buildTool(connection, definition, options);
       } catch (error) {
         connection.log('error', messageOf(error));
       }
@@ -170,7 +180,12 @@ export class MCPClient<TServers = never> {
     return toolset;
   }
 
-  private buildTool(connection: ServerConnection, definition: MCPToolDefinition): MCPTool {
+  /** Live listings compile input schemas at once; cached catalogs on a tool's first call (a fast cold start). */
+  private buildTool(
+    connection: ServerConnection,
+    definition: MCPToolDefinition,
+    options: { eager: boolean },
+  ): MCPTool {
     const problem = definitionProblem(definition);
     const name = (definition as { name?: unknown } | undefined)?.name;
     const named = typeof name === 'string' ? { tool: name } : {};
@@ -182,7 +197,7 @@ export class MCPClient<TServers = never> {
       });
     }
     try {
-      return mastraTool(connection, definition) as unknown as MCPTool;
+      return mastraTool(connection, definition, options) as unknown as MCPTool;
     } catch (error) {
       throw clientError(
         'MCP_CLIENT_INVALID_TOOL_DEFINITION',
@@ -194,7 +209,9 @@ export class MCPClient<TServers = never> {
   }
 
   private async toolsetOf(serverName: string): Promise<Record<string, MCPTool>> {
-    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName));
+    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName), {
+      eager: true,
+    });
   }
 
   /**
@@ -224,7 +241,7 @@ export class MCPClient<TServers = never> {
     serverName: string;
     definition: MCPToolDefinition;
   }): Promise<MCPTool> {
-    return this.buildTool(this.connection(serverName), definition);
+    return this.buildTool(this.connection(serverName), definition, { eager: false });
   }
 
   /**
@@ -243,7 +260,7 @@ export class MCPClient<TServers = never> {
         this.logger.debug(`[${serverName}] cached tools skipped: the server is no longer configured`);
         continue;
       }
-      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {});
+      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {}, { eager: false });
       for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
     }
     return tools as MCPToolMap<TServers>;

@@ -27,6 +27,7 @@ import {
   type ServerAuthState,
 } from './auth/auth-required.js';
 import { clientError, messageOf } from './errors.js';
+import type { SchemaBudgetExceeded } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
   refusesStreamableHttp,
@@ -91,6 +92,8 @@ function isConnectionLoss(error: unknown): boolean {
   );
 }
 
+export type SkippedTool = SchemaBudgetExceeded & { field: 'inputSchema' | 'outputSchema' };
+
 export class ServerConnection {
   readonly handlers = new ServerHandlers();
   instructions: string | undefined;
@@ -104,6 +107,8 @@ export class ServerConnection {
   private listen: McpSubscription | undefined;
   private listenFilterKey = '';
   readonly subscribedUris = new Set<string>();
+  /** Tools the last `tools/list` left out for exceeding a schema budget (read by `mastra-mcp generate`). */
+  readonly skippedTools = new Map<string, SkippedTool>();
   /** Replaced at runtime by the older page's `elicitation.onRequest()`. */
   inputRequests: MastraMCPServerDefinition['inputRequests'];
 
@@ -290,9 +295,10 @@ export class ServerConnection {
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
     const client = this.newClient();
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = guardToolLists(this.transportFor(fallback), (tool, problem) =>
-      this.log('error', `tool '${tool}' skipped: ${problem}`),
-    );
+    const transport = guardToolLists(this.transportFor(fallback), (tool, field, exceeded) => {
+      this.skippedTools.set(tool, { field, ...exceeded });
+      this.log('error', `tool '${tool}' skipped: its ${field} ${exceeded.message}`);
+    });
     try {
       await client.connect(transport, { timeout: this.timeout, signal });
       return client;

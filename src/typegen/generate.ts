@@ -57,6 +57,9 @@ async function run(
 
   const discovered = await Promise.all(selected.map(discover));
   await disconnect(); // everything needed from the servers is here
+  for (const [index, { warnings }] of discovered.entries()) {
+    for (const warning of warnings) report.err(`warning: ${selected[index]?.where}: ${warning}`);
+  }
   const undiscovered = discovered.flatMap(({ failures }) => failures);
   if (undiscovered.length > 0) return fail(undiscovered);
 

@@ -12,7 +12,7 @@ import { clientError, messageOf } from '../errors.js';
 import type { MCPTraceContext } from '../types.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
-import { compiledSchema } from './schema-cache.js';
+import { inputSchemaFor } from './schema-cache.js';
 
 /** Validation of output happens in the SDK; this schema only carries the advertised JSON Schema. */
 function advertisedOnly(json: Record<string, unknown>) {
@@ -39,10 +39,16 @@ export function toolKey(serverName: string, toolName: string): string {
   return `${serverName}_${toolName}`;
 }
 
-export function mastraTool(connection: ServerConnection, definition: MCPToolDefinition) {
+/** `eager` compiles the input schema now (a live listing reports a broken schema at once). */
+export function mastraTool(
+  connection: ServerConnection,
+  definition: MCPToolDefinition,
+  { eager }: { eager: boolean },
+) {
   const { name: serverName, definition: server } = connection;
-  const validator = server.jsonSchemaValidator;
-  const inputSchema = compiledSchema(definition.inputSchema as JsonSchemaType, validator);
+  const inputSchema = inputSchemaFor(definition.inputSchema as JsonSchemaType, server.jsonSchemaValidator, {
+    eager,
+  });
   const approval = server.requireToolApproval;
   const title = definition.title ?? definition.annotations?.title;
   return createTool({

@@ -5,9 +5,13 @@
  * over budget is removed here and reported; the server's other tools stay usable.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { measureSchema } from '../tools/schema-budget.js';
+import { measureSchema, type SchemaBudgetExceeded } from '../tools/schema-budget.js';
 
-export type RejectedTool = (toolName: string, problem: string) => void;
+export type RejectedTool = (
+  toolName: string,
+  field: 'inputSchema' | 'outputSchema',
+  exceeded: SchemaBudgetExceeded,
+) => void;
 
 function screen(message: JSONRPCMessage, onRejected: RejectedTool): JSONRPCMessage {
   const result = (message as { result?: { tools?: unknown } }).result;
@@ -21,7 +25,7 @@ function screen(message: JSONRPCMessage, onRejected: RejectedTool): JSONRPCMessa
     ] as const) {
       const exceeded = schema === undefined ? undefined : measureSchema(schema);
       if (exceeded) {
-        onRejected(String(name), `its ${field} ${exceeded.message}`);
+        onRejected(String(name), field, exceeded);
         return false;
       }
     }
