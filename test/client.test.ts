@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { MastraError } from '@mastra/core/error';
 import { RequestContext } from '@mastra/core/request-context';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
@@ -391,6 +392,32 @@ describe('connections', () => {
     const again = new MCPClient({ servers, registerProcessHooks: false });
     cleanups.push(() => again.disconnect());
     expect(again).not.toBe(anonymous);
+  });
+
+  it('stores typegen.outFile as frozen metadata, part of the instance identity, and generates nothing', async () => {
+    const servers = { remote: { url: new URL('http://127.0.0.1:9/mcp') } };
+    const options = {
+      id: 'typegen',
+      servers,
+      registerProcessHooks: false,
+      typegen: { outFile: 'a.generated.ts' },
+    };
+    const first = new MCPClient(options);
+    cleanups.push(() => first.disconnect());
+    expect(first.typegen).toEqual({ outFile: 'a.generated.ts' });
+    expect(Object.isFrozen(first.typegen)).toBe(true);
+    expect(new MCPClient({ ...options, typegen: { outFile: 'a.generated.ts' } })).toBe(first);
+    // Another outFile replaces the cached client, so no constructor keeps a file it was not given.
+    const other = new MCPClient({ ...options, typegen: { outFile: 'b.generated.ts' } });
+    cleanups.push(() => other.disconnect());
+    expect(other).not.toBe(first);
+    expect(other.typegen?.outFile).toBe('b.generated.ts');
+    expect(existsSync('a.generated.ts') || existsSync('b.generated.ts')).toBe(false);
+    for (const outFile of ['', '   ', 42]) {
+      expect(
+        () => new MCPClient({ ...options, id: 'typegen-bad', typegen: { outFile: outFile as string } }),
+      ).toThrow(/'typegen.outFile' must be a non-empty path/);
+    }
   });
 
   it('names the unknown server in errors', async () => {
