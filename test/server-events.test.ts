@@ -373,6 +373,30 @@ describe('events: push streams over Streamable HTTP', () => {
     expect(server.events.stats().streams).toBe(0);
   });
 
+  it("with onClose: 'end', close() ends streams with their empty result and no terminated frame", async () => {
+    const { server, http } = await serve({ onClose: 'end' });
+    const client = await connect(http);
+    const frames = collect(client);
+    const stream = client.request(
+      { method: 'events/stream', params: { name: 'alert', arguments: {}, cursor: null } },
+      StreamEventsResultSchema,
+    );
+    const active = await eventually('active', () =>
+      frames.find((f) => f.method === EVENTS_NOTIFICATIONS.active),
+    );
+    expect(active.params.cursor).toBeNull();
+    await server.events.emit('alert', { level: 'low' });
+    const event = await eventually('event', () =>
+      frames.find((f) => f.method === EVENTS_NOTIFICATIONS.event),
+    );
+    expect(event.params.cursor).toBeNull();
+    await server.close();
+    expect((await stream)._meta?.[SUBSCRIPTION_ID_META_KEY]).toBe(
+      active.params._meta?.[SUBSCRIPTION_ID_META_KEY],
+    );
+    expect(frames.some((f) => f.method === EVENTS_NOTIFICATIONS.terminated)).toBe(false);
+  });
+
   it('starts with active {truncated: true} when the cursor fell out of retention, and terminates streams of a removed type', async () => {
     const { server, http } = await serve({ store: new InMemoryMCPEventStore({ maxEvents: 1 }) });
     const client = await connect(http);
@@ -615,6 +639,12 @@ describe('events: webhooks', () => {
       code: -32027,
       data: { reason: 'challenge_failed' },
     });
+
+    // A receiver not ready yet (503) is asked again: the second answer counts.
+    let notReady = 1;
+    receiver.respond = () => (notReady-- > 0 ? { status: 503 } : undefined);
+    await expect(subscribe(client, receiver)).resolves.toMatchObject({ truncated: false });
+    expect(receiver.received.filter((r) => r.json.type === 'verification')).toHaveLength(3);
 
     // The global fetch does not trust the test certificate: a TLS failure, not a silent success.
     const untrusted = await setup({ fetch: undefined });

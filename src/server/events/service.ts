@@ -39,7 +39,11 @@ import type {
   MCPServerEvents,
   MCPServerEventsConfig,
 } from './types.js';
+import { sleep } from './wakeup.js';
 import { defaultPrincipal, resolveWebhookOptions, WebhookSubscriptions } from './webhooks.js';
+
+/** How long `close()` waits for push streams to write their last frames. */
+const CLOSE_GRACE_MS = 5000;
 
 /** What one SDK instance can do with events. */
 export interface EventsScope {
@@ -152,7 +156,11 @@ export class EventsService {
     this.unwatch?.();
     const reason = this.config?.onClose === 'end' ? 'end' : serverClosing();
     for (const stream of this.streams) stream.stop(reason);
-    await Promise.allSettled([this.webhooks?.close(reason), this.streamsEnded()]);
+    // A stream blocked on a client that stopped reading is not waited for beyond the grace period.
+    const grace = new AbortController();
+    const streams = Promise.race([this.streamsEnded(), sleep(CLOSE_GRACE_MS, grace.signal)]);
+    await Promise.allSettled([this.webhooks?.close(reason), streams]);
+    grace.abort();
     // Let the SDK write each stream's final result before the caller closes the transports.
     await new Promise((resolve) => setImmediate(resolve));
     this.leases.clear();

@@ -26,16 +26,4 @@ export class Wakeup {
   }
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts (it never rejects). */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+export { sleep } from '../../events/sleep.js';

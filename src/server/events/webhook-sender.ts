@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { readTextWithin } from '../../events/bounded-read.js';
 import { WEBHOOK_HEADERS, type WebhookErrorCategory } from '../../events/wire.js';
 
 export type WebhookFetch = (input: string | URL, init: RequestInit) => Promise<Response>;
@@ -150,7 +151,7 @@ export class WebhookSender {
       });
       const { status } = response;
       if (status >= 200 && status < 300) {
-        const body = message.readBody ? await readLimited(response, message.readBody) : undefined;
+        const body = message.readBody ? await readTextWithin(response.body, message.readBody) : undefined;
         if (!message.readBody) await response.body?.cancel().catch(() => {});
         return body === undefined ? { ok: true, status } : { ok: true, status, body };
       }
@@ -170,23 +171,4 @@ export class WebhookSender {
       message.signal.removeEventListener('abort', abort);
     }
   }
-}
-
-/** The body as text, or `undefined` when it is larger than `limit` bytes. */
-async function readLimited(response: Response, limit: number): Promise<string | undefined> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

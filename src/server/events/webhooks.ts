@@ -41,6 +41,8 @@ import { sleep, Wakeup } from './wakeup.js';
 import { bareHost, controlMessageId, isNonPublicAddress, WebhookSender } from './webhook-sender.js';
 
 const READ_BATCH = 50;
+const VERIFICATION_ATTEMPTS = 3;
+const VERIFICATION_RETRY_MS = 200;
 /** setTimeout's ceiling; longer expiries re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -328,15 +330,24 @@ export class WebhookSubscriptions {
     if (until !== undefined && until > Date.now()) return;
     this.verified.delete(key);
     const challenge = randomBytes(24).toString('base64url');
-    const outcome = await this.sender.send({
-      url,
-      subscriptionId: id,
-      messageId: controlMessageId('verification'),
-      body: JSON.stringify({ type: 'verification', challenge } satisfies WebhookControlBody),
-      secrets: [secret],
-      readBody: 64 * 1024,
-      signal: this.closing.signal,
-    });
+    const messageId = controlMessageId('verification');
+    const body = JSON.stringify({ type: 'verification', challenge } satisfies WebhookControlBody);
+    let outcome: Awaited<ReturnType<WebhookSender['send']>> | undefined;
+    // A receiver not ready for this subscription yet answers 503 or 425: try twice more, briefly.
+    for (let attempt = 0; attempt < VERIFICATION_ATTEMPTS; attempt += 1) {
+      if (attempt > 0) await sleep(VERIFICATION_RETRY_MS * attempt, this.closing.signal);
+      outcome = await this.sender.send({
+        url,
+        subscriptionId: id,
+        messageId,
+        body,
+        secrets: [secret],
+        readBody: 64 * 1024,
+        signal: this.closing.signal,
+      });
+      if (outcome.ok || (outcome.status !== 503 && outcome.status !== 425)) break;
+    }
+    if (!outcome) throw callbackEndpointError('connection_refused');
     if (!outcome.ok) {
       throw callbackEndpointError(
         outcome.category === 'http_4xx' || outcome.category === 'http_5xx'
