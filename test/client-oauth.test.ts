@@ -800,6 +800,7 @@ interface SecuredClientOptions {
   onRedirectToAuthorization: (url: URL) => void;
   storage?: OAuthStorage;
   logger?: HttpServerDefinition['logger'];
+  fetch?: HttpServerDefinition['fetch'];
 }
 
 interface Stack {
@@ -808,6 +809,8 @@ interface Stack {
   redirectUrl: string;
   /** An MCPClient whose server 'secured' is the protected MCPServer, with a pre-registered client. */
   client(options: SecuredClientOptions): MCPClient;
+  /** Revokes `token` at the authorization server (RFC 7009), as the public client. */
+  revoke(token: string): Promise<void>;
   /** Whether the authorization server still considers `token` active (RFC 7662). */
   active(token: string): Promise<boolean>;
 }
@@ -853,7 +856,7 @@ async function protectedStack(options: { accessTokenTtl?: number } = {}): Promis
     as,
     mcpUrl,
     redirectUrl,
-    client: ({ onRedirectToAuthorization, storage, logger }) =>
+    client: ({ onRedirectToAuthorization, storage, logger, fetch }) =>
       clientFor({
         secured: {
           url: mcpUrl,
@@ -870,8 +873,17 @@ async function protectedStack(options: { accessTokenTtl?: number } = {}): Promis
             ...(storage ? { storage } : {}),
           }),
           ...(logger ? { logger } : {}),
+          ...(fetch ? { fetch } : {}),
         },
       }),
+    revoke: async (token) => {
+      const response = await fetch(`${as.issuer}/token/revocation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: as.clientId }),
+      });
+      if (!response.ok) throw new Error(`revocation failed: HTTP ${response.status}`);
+    },
     active: async (token) => {
       const response = await fetch(as.introspection.url, {
         method: 'POST',
@@ -902,7 +914,10 @@ class Browser {
 
   readonly onRedirectToAuthorization = (url: URL) => {
     this.visits.push(url);
-    this.responses.push(this.visit(url));
+    const visit = this.visit(url);
+    // A visit cut short by the end of a test is not an error of the test.
+    visit.catch(() => {});
+    this.responses.push(visit);
   };
 
   private async visit(url: URL): Promise<number> {
@@ -996,6 +1011,47 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
     expect(mcp.getServerAuthState('secured')).toBe('authorized');
     const secrets = [before.access_token, before.refresh_token, after.access_token, after.refresh_token];
     expect(transcript.leaks(secrets.filter(Boolean))).toEqual([]);
+  });
+
+  it("records 'needs-auth' when an operation is refused mid-session, and authenticate() completes the SDK's authorization", async () => {
+    const { transcript, stack, browser, storage, mcp } = await recordedSession();
+    await mcp.authenticate('secured');
+    const revoked = JSON.parse((await storage.get('tokens')) as string);
+    await stack.revoke(revoked.refresh_token);
+    await stack.revoke(revoked.access_token);
+    expect(await stack.active(revoked.access_token)).toBe(false);
+
+    // The 401 makes the SDK try the refresh token (refused), then start a new authorization.
+    const { errors } = await mcp.listToolsWithErrors();
+    expect(errors.secured).toContain('Unauthorized');
+    transcript.lines.push(errors.secured as string);
+    expect(mcp.getServerAuthState('secured')).toBe('needs-auth');
+    expect(browser.visits).toHaveLength(2);
+
+    await mcp.authenticate('secured');
+    expect(browser.visits).toHaveLength(2);
+    expect(mcp.getServerAuthState('secured')).toBe('authorized');
+    expect(await callWeather(mcp, 'secured')).toMatchObject({ location: 'Paris' });
+    const fresh = JSON.parse((await storage.get('tokens')) as string);
+    expect(fresh.access_token).not.toBe(revoked.access_token);
+    const secrets = [revoked.access_token, revoked.refresh_token, fresh.access_token, fresh.refresh_token];
+    expect(transcript.leaks(secrets.filter(Boolean))).toEqual([]);
+  });
+
+  it("sends the code exchange through the server's own fetch (so allowedHosts and a custom fetch apply)", async () => {
+    const stack = await protectedStack();
+    const browser = new Browser(stack.as);
+    const seen: string[] = [];
+    const mcp = stack.client({
+      onRedirectToAuthorization: browser.onRedirectToAuthorization,
+      fetch: (url, init) => {
+        seen.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+        return fetch(url, init);
+      },
+    });
+    await mcp.authenticate('secured');
+    expect(seen).toContain('POST /token');
+    expect(seen).toContain('POST /mcp');
   });
 
   it('survives a restart: a new client with the same storage connects without a browser', async () => {
