@@ -297,7 +297,7 @@ describe('events: poll', () => {
 
 describe('events: push streams over Streamable HTTP', () => {
   it('confirms with active, delivers occurrences and heartbeats with cursors, and frees the stream on abort', async () => {
-    const { server, http } = await serve();
+    const { server, http } = await serve({ onClose: 'terminate' });
     const client = await connect(http);
     const frames = collect(client);
     const controller = new AbortController();
@@ -362,7 +362,7 @@ describe('events: push streams over Streamable HTTP', () => {
         .map((f) => (f.params.data as { sha: string }).sha),
     ).toEqual(['1', '2']);
 
-    // close() ends open streams with terminated, then their empty result.
+    // With onClose: 'terminate', close() ends open streams with terminated, then their empty result.
     await server.close();
     const result = await resume;
     expect(result._meta?.[SUBSCRIPTION_ID_META_KEY]).toBe(
@@ -373,8 +373,8 @@ describe('events: push streams over Streamable HTTP', () => {
     expect(server.events.stats().streams).toBe(0);
   });
 
-  it("with onClose: 'end', close() ends streams with their empty result and no terminated frame", async () => {
-    const { server, http } = await serve({ onClose: 'end' });
+  it('by default, close() ends streams with their empty result and no terminated frame (clients resume)', async () => {
+    const { server, http } = await serve();
     const client = await connect(http);
     const frames = collect(client);
     const stream = client.request(
@@ -703,7 +703,7 @@ describe('events: webhooks', () => {
   it('sends a gap when retention overtook a stalled subscription, and terminated when the server closes', async () => {
     const { server, client, receiver } = await setup(
       { retry: { attempts: 1000, initialDelayMs: 5, maxDelayMs: 20 } },
-      { store: new InMemoryMCPEventStore({ maxEvents: 2 }) },
+      { store: new InMemoryMCPEventStore({ maxEvents: 2 }), onClose: 'terminate' },
     );
     const subscribed = await subscribe(client, receiver);
     let stalled = true;

@@ -154,7 +154,7 @@ export class EventsService {
     if (this.closed) return;
     this.closed = true;
     this.unwatch?.();
-    const reason = this.config?.onClose === 'end' ? 'end' : serverClosing();
+    const reason = this.config?.onClose === 'terminate' ? serverClosing() : 'end';
     for (const stream of this.streams) stream.stop(reason);
     // A stream blocked on a client that stopped reading is not waited for beyond the grace period.
     const grace = new AbortController();

@@ -170,9 +170,10 @@ export interface MCPServerEventsConfig {
   /** Webhook delivery settings, or `false` to offer no webhook delivery. */
   webhook?: MCPServerWebhookOptions | false;
   /**
-   * What `close()` tells open push streams and webhook subscriptions: `'terminate'` (default)
-   * sends `terminated` (NotFound, kind `subscription`); `'end'` only ends push streams with their
-   * empty result, so clients reopen them elsewhere, and sends webhooks nothing.
+   * What `close()` tells open push streams and webhook subscriptions: `'end'` (default) only ends
+   * push streams with their empty result and sends webhooks nothing, so clients resume from their
+   * cursor once the server is back (a restart or a deploy); `'terminate'` sends `terminated`
+   * (NotFound, kind `subscription`), which ends subscriptions for good: for a server going away.
    */
   onClose?: 'terminate' | 'end';
 }
