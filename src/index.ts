@@ -15,6 +15,18 @@ export {
 } from './client/auth/simple-token-provider.js';
 export { InMemoryOAuthStorage, type OAuthStorage } from './client/auth/storage.js';
 export { MCPClient } from './client/client.js';
+export type { MCPClientEvents } from './client/events/event-actions.js';
+export type {
+  MCPClientWebhookOptions,
+  MCPEventDeliveryMode,
+  MCPEventDeliveryStatus,
+  MCPEventDescriptor,
+  MCPEventErrorHandler,
+  MCPEventRetryOptions,
+  MCPEventSubscribeOptions,
+  MCPEventSubscription,
+  MCPReceivedEvent,
+} from './client/events/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
 export type {
   MCPServerTypes,

@@ -40,4 +40,9 @@ describe('nothing is left running', () => {
       stdout: `${JSON.stringify({ alive: [], stats })}\n`,
     });
   }, 60_000);
+
+  it('a client with push, poll and webhook subscriptions and a poll backing off exits by itself after disconnect()', async () => {
+    const { exited, stdout, stderr } = await runToExit('test/fixtures/client-events-leak-check.ts', 40_000);
+    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
 import { DEFAULT_TIMEOUT_MS, ServerConnection, type SkippedTool } from './connection.js';
 import { clientError, messageOf } from './errors.js';
+import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
@@ -49,6 +50,8 @@ export class MCPClient<TServers = never> {
   readonly tools!: ReturnType<typeof toolActions>;
   readonly progress!: ReturnType<typeof progressActions>;
   readonly elicitation!: ReturnType<typeof elicitationActions>;
+  /** MCP Events (SEP-3415): list, subscribe, and the webhook receiver. */
+  readonly events!: MCPClientEvents;
 
   constructor(options: MCPClientOptions<NoInfer<TServers>>) {
     const { typegen } = options;
@@ -101,6 +104,7 @@ export class MCPClient<TServers = never> {
     this.tools = toolActions(lookup);
     this.progress = progressActions(lookup);
     this.elicitation = elicitationActions(lookup);
+    this.events = eventActions(lookup, options.webhook);
   }
 
   get [MCP_CLIENT_BRAND](): true {
@@ -342,6 +346,7 @@ export class MCPClient<TServers = never> {
   async disconnect(): Promise<void> {
     releaseInstance(this);
     unregisterFromProcessHooks(this);
+    await closeEvents(this.events);
     await Promise.allSettled(
       [...this.authenticators.values()].map((authenticator) => authenticator.cancel()),
     );

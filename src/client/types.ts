@@ -12,6 +12,7 @@ import type {
   OAuthClientProvider,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPServerDefinitions } from './typed.js';
 
 export type { LoggingLevel };
@@ -109,6 +110,8 @@ export interface MCPClientOptions<TServers = never> {
   typegen?: { outFile: string };
   clientInfo?: { name?: string; version?: string };
   registerProcessHooks?: boolean;
+  /** Experimental: webhook delivery of MCP events; `url` must route to `events.handleWebhook()`. */
+  webhook?: MCPClientWebhookOptions;
 }
 
 /** What a server announced about itself (serverInfo). */
