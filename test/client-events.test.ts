@@ -252,6 +252,12 @@ async function restartable(events: Partial<MCPServerEventsConfig> = {}) {
       http.server.closeAllConnections();
       await old.close();
     },
+    /** The server closes (its streams end, later requests are refused) and keeps answering until `start()`. */
+    close: () => current.close(),
+    /** A new server with an empty store takes over. */
+    start: () => {
+      current = make();
+    },
   };
 }
 
@@ -269,6 +275,24 @@ describe('events over HTTP: push and poll', () => {
       await eventually('the subscription to resume', () => subscription.cursor !== before);
       await server().events.emit('repo.push', { repo: 'a', sha: '2' });
       expect((await read(subscription, 1))[0]).toMatchObject({ data: { sha: '2' }, truncated: true });
+    },
+  );
+
+  it.each(['push', 'poll'] as const)(
+    '%s: a closing server refusing the subscription (NotFound, kind subscription) is retried until a new one is up',
+    async (delivery) => {
+      const { http, server, close, start } = await restartable();
+      const mcp = client({ remote: remote(http) });
+      const subscription = await repoA(mcp, { delivery, retry: { initialDelayMs: 50 } });
+      const errors = errorsOf(subscription);
+      await close();
+      await eventually('a refused attempt', () => errors.some((error) => error.details?.code === -32023));
+      const before = subscription.cursor;
+      start();
+      await eventually('the subscription to resume', () => subscription.cursor !== before);
+      await server().events.emit('repo.push', { repo: 'a', sha: '1' });
+      expect((await read(subscription, 1))[0]).toMatchObject({ data: { sha: '1' }, truncated: true });
+      expect(errors.map((error) => error.id)).not.toContain('MCP_EVENTS_SUBSCRIPTION_FAILED');
     },
   );
 

@@ -54,14 +54,19 @@ export function outerError(
   );
 }
 
-/** The JSON-RPC code of a server error, however the SDK wrapped it. */
-export function protocolCode(error: unknown): number | undefined {
+/** The server's JSON-RPC error, however the SDK wrapped it. */
+function protocolError(error: unknown): ProtocolError | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof ProtocolError) return current.code;
+    if (current instanceof ProtocolError) return current;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The JSON-RPC code of a server error, however the SDK wrapped it. */
+export function protocolCode(error: unknown): number | undefined {
+  return protocolError(error)?.code;
 }
 
 const FINAL_CODES = new Set<number>([
@@ -79,11 +84,18 @@ const FINAL_IDS = new Set<string>([
   'MCP_CLIENT_UNKNOWN_SERVER',
 ]);
 
-/** A server answer that retrying cannot change (the subscription ends with MCP_EVENTS_SUBSCRIPTION_FAILED). */
+/**
+ * A server answer that retrying cannot change (the subscription ends with
+ * MCP_EVENTS_SUBSCRIPTION_FAILED). NotFound with `data.kind: 'subscription'` is the exception: the
+ * server does not know the subscription right now (it is shutting down, or lost its state), which
+ * a later attempt, possibly at a restarted server, can get past.
+ */
 export function isFinal(error: unknown): boolean {
   if (error instanceof MastraError && FINAL_IDS.has(error.id)) return true;
-  const code = protocolCode(error);
-  return code !== undefined && FINAL_CODES.has(code);
+  const server = protocolError(error);
+  if (!server || !FINAL_CODES.has(server.code)) return false;
+  const kind = (server.data as { kind?: unknown } | undefined)?.kind;
+  return !(server.code === EVENTS_ERROR_CODES.NotFound && kind === 'subscription');
 }
 
 /** The client itself was disconnected: subscriptions end normally. */
