@@ -218,7 +218,8 @@ describe('bad input over stdio', () => {
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
     );
-    await eventually('the initialize reply', () => replies.find((r) => r.id === 1), 15_000);
+    // Starting a tsx child that loads @mastra/core takes seconds, many on a busy machine.
+    await eventually('the initialize reply', () => replies.find((r) => r.id === 1), 50_000);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'zod3Tool', arguments: { a: 'x' } } })}\n`,
@@ -229,7 +230,7 @@ describe('bad input over stdio', () => {
     const list = await eventually('the list reply', () => replies.find((r) => r.id === 3));
     expect((list.result as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
     expect(isAlive(child.pid as number)).toBe(true);
-  });
+  }, 60_000);
 });
 
 /** node:http, because fetch does not let a caller choose the Host header. */
