@@ -115,10 +115,10 @@ describe('a server that hangs', () => {
     const mcp = client({
       healthy: healthy(),
       // Their own timeouts are longer than the deadline: perServerTimeoutMs is what cuts them off.
-      hangHttp: { url: hanging.url, timeout: 10_000 },
+      hangHttp: { url: hanging.url, timeout: 5000 },
       hangStdio: faultStdio('fault-hang', [], {
         protocolVersion: 'legacy',
-        timeout: 10_000,
+        timeout: 5000,
         logger: log.logger,
       }),
     });
