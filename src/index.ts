@@ -15,7 +15,15 @@ export {
 } from './client/auth/simple-token-provider.js';
 export { InMemoryOAuthStorage, type OAuthStorage } from './client/auth/storage.js';
 export { MCPClient } from './client/client.js';
+export { InMemoryMCPEventCursorStore, type MCPEventCursorStore } from './client/events/cursor-store.js';
 export type { MCPClientEvents } from './client/events/event-actions.js';
+export {
+  type MCPEventsErrorInfo,
+  MCPEventsSignalProvider,
+  type MCPEventsSignalProviderOptions,
+  type MCPEventsSubscriptionInput,
+  type MCPEventsThread,
+} from './client/events/signal-provider.js';
 export type {
   MCPClientWebhookOptions,
   MCPEventDeliveryMode,

@@ -45,4 +45,12 @@ describe('nothing is left running', () => {
     const { exited, stdout, stderr } = await runToExit('test/fixtures/client-events-leak-check.ts', 40_000);
     expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
   }, 60_000);
+
+  it('an agent woken by MCP events through MCPEventsSignalProvider exits by itself after stop() and disconnect()', async () => {
+    const { exited, stdout, stderr } = await runToExit(
+      'test/fixtures/client-events-signals-leak-check.ts',
+      40_000,
+    );
+    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
+  }, 60_000);
 });
