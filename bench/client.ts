@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type MastraMCPServerDefinition, MCPClient } from '../src/index.js';
-import { MODERN, median, ms, ratio, spawnHttpServers, stop } from './support.js';
+import { MODERN, median, ms, percentile, ratio, spawnHttpServers, stop } from './support.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,11 +36,6 @@ const ROUNDS = Number(flags.rounds);
 const SERVERS = Number(flags.servers);
 const LATENCIES = flags.latencies.split(',').map(Number);
 const ECHO = fileURLToPath(new URL('./fixtures/echo-server.mjs', import.meta.url));
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 
 const httpEchoServers = (count: number, latency = 0) =>
   spawnHttpServers(ECHO, ['--http', String(count), String(latency)]);

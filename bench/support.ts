@@ -1,6 +1,6 @@
 /**
- * Helpers shared by the client-side benches (bench/client.ts, bench/catalog.ts): statistics,
- * formatting, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
+ * Helpers shared by the client-side benches (bench/client.ts, bench/catalog.ts, bench/events.ts):
+ * statistics, formatting, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,6 +11,11 @@ export const MODERN = '2026-07-28';
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+/** The value at or above `p` percent of the sorted values. */
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}x`;
@@ -24,10 +29,17 @@ export interface ServerChild {
 
 /**
  * Starts a fixture that serves MCP over HTTP and prints its ports as a JSON array on the first
- * line of its output; its stdin stays open (the fixtures exit when it ends).
+ * line of its output; its stdin stays open (the fixtures exit when it ends). `nodeArgs` go before
+ * the script (`['--import', 'tsx']` for a TypeScript one).
  */
-export async function spawnHttpServers(script: string, args: string[]): Promise<ServerChild> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function spawnHttpServers(
+  script: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<ServerChild> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> })[
     Symbol.asyncIterator
   ]();

@@ -24,7 +24,7 @@ import {
 } from '../src/index.js';
 import { eventsServer } from './fixtures/events.js';
 import { startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
-import { eventually, type HttpHarness, serveHttp } from './helpers.js';
+import { eventually, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -234,10 +234,7 @@ describe('events over stdio', () => {
 async function restartable(events: Partial<MCPServerEventsConfig> = {}) {
   const make = () => eventsServer({ heartbeatIntervalMs: 50, pollIntervalMs: 50, ...events });
   let current = make();
-  const front = {
-    startHTTP: (options: Parameters<MCPServer['startHTTP']>[0]) => current.startHTTP(options),
-  } as unknown as MCPServer;
-  const http = await serveHttp(front, { before: fakeAuth });
+  const http = await serveReplaceable(() => current, { before: fakeAuth });
   cleanups.push(
     () => http.close(),
     () => current.close(),

@@ -53,6 +53,17 @@ export async function serveHttp(mcp: MCPServer, harness: HarnessOptions = {}): P
   };
 }
 
+/** Serves whichever MCPServer `current()` returns at each request: replace it as a restarted process would be. */
+export function serveReplaceable(
+  current: () => MCPServer,
+  harness: HarnessOptions = {},
+): Promise<HttpHarness> {
+  const front = {
+    startHTTP: (options: Parameters<MCPServer['startHTTP']>[0]) => current().startHTTP(options),
+  } as unknown as MCPServer;
+  return serveHttp(front, harness);
+}
+
 export function newClient(era: Era, capabilities: Record<string, unknown> = {}): Client {
   return new Client(
     { name: 'test-client', version: '1.0.0' },
