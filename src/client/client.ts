@@ -13,7 +13,7 @@ import {
 } from './actions.js';
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
-import { DEFAULT_TIMEOUT_MS, ServerConnection, type SkippedTool } from './connection.js';
+import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
 import { clientError, messageOf } from './errors.js';
 import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
@@ -21,6 +21,7 @@ import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
 import { definitionFrom, definitionProblem, type MCPToolDefinition } from './tools/definition.js';
 import { mastraTool, toolKey } from './tools/mastra-tool.js';
+import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
   FanOutErrors,
@@ -30,6 +31,9 @@ import type {
   MCPServerImplementation,
   WithErrorsOptions,
 } from './types.js';
+
+/** Where tool definitions come from: a live `tools/list`, or a cached catalog. */
+type ToolSource = 'listing' | 'catalog';
 
 /** Lets the `generate` command recognise clients built by another copy of this package (ESM and CJS). */
 export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
@@ -111,7 +115,7 @@ export class MCPClient<TServers = never> {
     return true;
   }
 
-  [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, SkippedTool>> {
+  [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, ToolSchemaOverBudget>> {
     return Object.fromEntries(
       [...this.connections].map(([name, connection]) => [name, Object.fromEntries(connection.skippedTools)]),
     );
@@ -171,12 +175,12 @@ export class MCPClient<TServers = never> {
   private toolsetFrom(
     connection: ServerConnection,
     definitions: Record<string, MCPToolDefinition>,
-    options: { eager: boolean },
+    source: ToolSource,
   ): Record<string, MCPTool> {
     const toolset: Record<string, MCPTool> = {};
     for (const [name, definition] of Object.entries(definitions)) {
       try {
-        toolset[name] = this.buildTool(connection, definition, options);
+        toolset[name] = this.buildTool(connection, definition, source);
       } catch (error) {
         connection.log('error', messageOf(error));
       }
@@ -184,13 +188,17 @@ export class MCPClient<TServers = never> {
     return toolset;
   }
 
-  /** Live listings compile input schemas at once; cached catalogs on a tool's first call (a fast cold start). */
+  /**
+   * A live listing was already screened (tool-list guard, SDK validation) and compiles input
+   * schemas at once; a cached entry is checked here and compiles on the tool's first call (a fast
+   * cold start).
+   */
   private buildTool(
     connection: ServerConnection,
     definition: MCPToolDefinition,
-    options: { eager: boolean },
+    source: ToolSource,
   ): MCPTool {
-    const problem = definitionProblem(definition);
+    const problem = source === 'catalog' ? definitionProblem(definition) : undefined;
     const name = (definition as { name?: unknown } | undefined)?.name;
     const named = typeof name === 'string' ? { tool: name } : {};
     const subject = `MCP server '${connection.name}': tool '${typeof name === 'string' ? name : '?'}'`;
@@ -201,7 +209,7 @@ export class MCPClient<TServers = never> {
       });
     }
     try {
-      return mastraTool(connection, definition, options) as unknown as MCPTool;
+      return mastraTool(connection, definition, { eager: source === 'listing' }) as unknown as MCPTool;
     } catch (error) {
       throw clientError(
         'MCP_CLIENT_INVALID_TOOL_DEFINITION',
@@ -213,9 +221,7 @@ export class MCPClient<TServers = never> {
   }
 
   private async toolsetOf(serverName: string): Promise<Record<string, MCPTool>> {
-    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName), {
-      eager: true,
-    });
+    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName), 'listing');
   }
 
   /**
@@ -245,7 +251,7 @@ export class MCPClient<TServers = never> {
     serverName: string;
     definition: MCPToolDefinition;
   }): Promise<MCPTool> {
-    return this.buildTool(this.connection(serverName), definition, { eager: false });
+    return this.buildTool(this.connection(serverName), definition, 'catalog');
   }
 
   /**
@@ -264,7 +270,7 @@ export class MCPClient<TServers = never> {
         this.logger.debug(`[${serverName}] cached tools skipped: the server is no longer configured`);
         continue;
       }
-      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {}, { eager: false });
+      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {}, 'catalog');
       for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
     }
     return tools as MCPToolMap<TServers>;

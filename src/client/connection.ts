@@ -15,7 +15,6 @@ import {
   type McpSubscription,
   SdkError,
   SdkErrorCode,
-  SdkHttpError,
   type SubscriptionFilter,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
@@ -26,8 +25,8 @@ import {
   isAuthorizationRequired,
   type ServerAuthState,
 } from './auth/auth-required.js';
-import { clientError, messageOf } from './errors.js';
-import type { SchemaBudgetExceeded } from './tools/schema-budget.js';
+import { clientError, httpStatusOf, messageOf } from './errors.js';
+import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
   refusesStreamableHttp,
@@ -74,15 +73,6 @@ function isHttp(definition: MastraMCPServerDefinition): definition is HttpServer
   return 'url' in definition && definition.url !== undefined;
 }
 
-function httpStatusOf(error: unknown): number | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof SdkHttpError) return current.status;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 function isConnectionLoss(error: unknown): boolean {
   return (
     error instanceof SdkError &&
@@ -91,8 +81,6 @@ function isConnectionLoss(error: unknown): boolean {
     )
   );
 }
-
-export type SkippedTool = SchemaBudgetExceeded & { field: 'inputSchema' | 'outputSchema' };
 
 export class ServerConnection {
   readonly handlers = new ServerHandlers();
@@ -108,7 +96,7 @@ export class ServerConnection {
   private listenFilterKey = '';
   readonly subscribedUris = new Set<string>();
   /** Tools the last `tools/list` left out for exceeding a schema budget (read by `mastra-mcp generate`). */
-  readonly skippedTools = new Map<string, SkippedTool>();
+  readonly skippedTools = new Map<string, ToolSchemaOverBudget>();
   /** Replaced at runtime by the older page's `elicitation.onRequest()`. */
   inputRequests: MastraMCPServerDefinition['inputRequests'];
 
@@ -295,9 +283,9 @@ export class ServerConnection {
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
     const client = this.newClient();
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = guardToolLists(this.transportFor(fallback), (tool, field, exceeded) => {
-      this.skippedTools.set(tool, { field, ...exceeded });
-      this.log('error', `tool '${tool}' skipped: its ${field} ${exceeded.message}`);
+    const transport = guardToolLists(this.transportFor(fallback), (tool, over) => {
+      this.skippedTools.set(tool, over);
+      this.log('error', `tool '${tool}' skipped: its ${over.field} ${over.message}`);
     });
     try {
       await client.connect(transport, { timeout: this.timeout, signal });

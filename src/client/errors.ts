@@ -10,13 +10,31 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** `error` and its causes, outermost first; bounded, since a cause chain may loop. */
+export function* causeChain(error: unknown): Generator<unknown> {
+  let current = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    yield current;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
+/** The first error of class `type` in `error`'s cause chain, however the SDK wrapped it. */
+export function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (const candidate of causeChain(error)) if (candidate instanceof type) return candidate;
+  return undefined;
+}
+
+/** The HTTP status behind `error`, if an HTTP response caused it. */
+export function httpStatusOf(error: unknown): number | undefined {
+  return findCause(error, SdkHttpError)?.status;
+}
+
 export function errorDetail(error: unknown): MCPErrorDetail {
   const detail: MCPErrorDetail = { message: messageOf(error) };
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
+  for (const current of causeChain(error)) {
     if (current instanceof SdkHttpError) detail.httpStatus ??= current.status;
     if (current instanceof SdkError || current instanceof ProtocolError) detail.code ??= current.code;
-    current = (current as { cause?: unknown }).cause;
   }
   return detail;
 }

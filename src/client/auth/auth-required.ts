@@ -6,18 +6,17 @@
  */
 import { MastraError } from '@mastra/core/error';
 import { InsufficientScopeError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { causeChain } from '../errors.js';
 
 export const AUTH_REQUIRED_ERROR_ID = 'MCP_CLIENT_AUTH_REQUIRED';
 
 export type ServerAuthState = 'needs-auth' | 'authorized';
 
 export function isAuthorizationRequired(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
+  for (const current of causeChain(error)) {
     if (current instanceof UnauthorizedError || current instanceof InsufficientScopeError) return true;
     if (current instanceof SdkHttpError && current.status === 401) return true;
     if (current instanceof MastraError && current.id === AUTH_REQUIRED_ERROR_ID) return true;
-    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }

@@ -6,7 +6,7 @@
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { EVENTS_ERROR_CODES } from '../../events/wire.js';
-import { clientError, messageOf } from '../errors.js';
+import { clientError, findCause, messageOf } from '../errors.js';
 
 export const LIST_FAILED = 'MCP_CLIENT_LIST_EVENTS_FAILED';
 export const SUBSCRIBE_FAILED = 'MCP_CLIENT_SUBSCRIBE_EVENT_FAILED';
@@ -54,19 +54,9 @@ export function outerError(
   );
 }
 
-/** The server's JSON-RPC error, however the SDK wrapped it. */
-function protocolError(error: unknown): ProtocolError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof ProtocolError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** The JSON-RPC code of a server error, however the SDK wrapped it. */
 export function protocolCode(error: unknown): number | undefined {
-  return protocolError(error)?.code;
+  return findCause(error, ProtocolError)?.code;
 }
 
 const FINAL_CODES = new Set<number>([
@@ -92,7 +82,7 @@ const FINAL_IDS = new Set<string>([
  */
 export function isFinal(error: unknown): boolean {
   if (error instanceof MastraError && FINAL_IDS.has(error.id)) return true;
-  const server = protocolError(error);
+  const server = findCause(error, ProtocolError);
   if (!server || !FINAL_CODES.has(server.code)) return false;
   const kind = (server.data as { kind?: unknown } | undefined)?.kind;
   return !(server.code === EVENTS_ERROR_CODES.NotFound && kind === 'subscription');

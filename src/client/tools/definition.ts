@@ -4,7 +4,7 @@
  * tools from this shape.
  */
 import type { Tool as WireTool } from '@modelcontextprotocol/client';
-import { measureSchema } from './schema-budget.js';
+import { toolSchemaOverBudget } from './schema-budget.js';
 
 export interface MCPToolDefinition {
   name: string;
@@ -53,8 +53,7 @@ export function definitionProblem(definition: unknown): string | undefined {
     if (schema === undefined && field === 'outputSchema') continue;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
       return `'${field}' must be a JSON Schema object`;
-    const exceeded = measureSchema(schema);
-    if (exceeded) return `its ${field} ${exceeded.message}`;
   }
-  return undefined;
+  const over = toolSchemaOverBudget({ inputSchema, outputSchema });
+  return over ? `its ${over.field} ${over.message}` : undefined;
 }

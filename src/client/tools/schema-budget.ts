@@ -101,6 +101,21 @@ export function measureSchema(schema: unknown): SchemaBudgetExceeded | undefined
   return undefined;
 }
 
+/** A tool schema over budget, and which of the tool's schemas it is. */
+export type ToolSchemaOverBudget = SchemaBudgetExceeded & { field: 'inputSchema' | 'outputSchema' };
+
+/** The first of a tool's schemas (input, then output) that exceeds a budget, if any. */
+export function toolSchemaOverBudget(tool: {
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+}): ToolSchemaOverBudget | undefined {
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    const exceeded = tool[field] === undefined ? undefined : measureSchema(tool[field]);
+    if (exceeded) return { field, ...exceeded };
+  }
+  return undefined;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

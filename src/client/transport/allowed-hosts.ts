@@ -24,6 +24,7 @@
  */
 import { MastraError } from '@mastra/core/error';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { findCause } from '../errors.js';
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -60,12 +61,7 @@ export class HostNotAllowedError extends MastraError {
 
 /** The HostNotAllowedError behind `error` (itself or a cause a few levels down), if any. */
 export function hostNotAllowed(error: unknown): HostNotAllowedError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 8; depth++) {
-    if (current instanceof HostNotAllowedError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return findCause(error, HostNotAllowedError);
 }
 
 /** What an `allowedHosts` entry is compared with: `URL.host`, lowercased. */

@@ -9,10 +9,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
   type FetchLike,
-  SdkHttpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { httpStatusOf } from '../errors.js';
 import type { HttpServerDefinition } from '../types.js';
 import { allowedHostsFetch, hostNotAllowed } from './allowed-hosts.js';
 
@@ -77,10 +77,6 @@ export function sseTransport(definition: HttpServerDefinition, serverName: strin
  */
 export function refusesStreamableHttp(error: unknown): boolean {
   if (hostNotAllowed(error)) return false;
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof SdkHttpError) return [400, 404, 405].includes(current.status);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  const status = httpStatusOf(error);
+  return status !== undefined && [400, 404, 405].includes(status);
 }

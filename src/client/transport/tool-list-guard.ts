@@ -5,31 +5,18 @@
  * over budget is removed here and reported; the server's other tools stay usable.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { measureSchema, type SchemaBudgetExceeded } from '../tools/schema-budget.js';
+import { type ToolSchemaOverBudget, toolSchemaOverBudget } from '../tools/schema-budget.js';
 
-export type RejectedTool = (
-  toolName: string,
-  field: 'inputSchema' | 'outputSchema',
-  exceeded: SchemaBudgetExceeded,
-) => void;
+export type RejectedTool = (toolName: string, over: ToolSchemaOverBudget) => void;
 
 function screen(message: JSONRPCMessage, onRejected: RejectedTool): JSONRPCMessage {
   const result = (message as { result?: { tools?: unknown } }).result;
   if (!result || !Array.isArray(result.tools)) return message;
   const kept = result.tools.filter((tool: unknown) => {
     if (typeof tool !== 'object' || tool === null) return true;
-    const { name, inputSchema, outputSchema } = tool as Record<string, unknown>;
-    for (const [field, schema] of [
-      ['inputSchema', inputSchema],
-      ['outputSchema', outputSchema],
-    ] as const) {
-      const exceeded = schema === undefined ? undefined : measureSchema(schema);
-      if (exceeded) {
-        onRejected(String(name), field, exceeded);
-        return false;
-      }
-    }
-    return true;
+    const over = toolSchemaOverBudget(tool);
+    if (over) onRejected(String((tool as { name?: unknown }).name), over);
+    return !over;
   });
   if (kept.length === result.tools.length) return message;
   return { ...message, result: { ...result, tools: kept } } as JSONRPCMessage;
