@@ -61,6 +61,7 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,
   type OAuthMiddleware,
@@ -106,6 +107,9 @@ export type {
   MCPServerResourceContent,
   MCPServerResources,
   MCPToolContext,
+  McpUiResourceCsp,
+  McpUiResourceMeta,
+  McpUiResourcePermissions,
   Prompt,
   ResourceTemplate,
   StreamableHTTPServerTransportOptions,

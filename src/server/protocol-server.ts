@@ -72,6 +72,7 @@ export interface ProtocolInstance {
 export function capabilitiesOf(host: ProtocolHost): ServerCapabilities {
   const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
   if (host.resources) capabilities.resources = { subscribe: true, listChanged: true };
+  if (host.resources?.apps.size) capabilities.extensions = host.resources.apps.extensions();
   if (host.prompts) capabilities.prompts = { listChanged: true };
   if (host.resources || host.prompts) capabilities.completions = {};
   return capabilities;

@@ -54,10 +54,11 @@ export class ToolRegistry {
   }
 
   /** Adds or replaces explicit tools by key; converts them all before changing anything. */
-  add(tools: Record<string, unknown>): void {
+  add(tools: Record<string, unknown>): WireTool[] {
     const converted = Object.entries(tools).map(([key, tool]) => toolEntry(key, tool));
     for (const entry of converted) this.entries.set(entry.name, entry);
     this.listCache = undefined;
+    return converted.map((entry) => entry.definition);
   }
 
   /** Removes tools by name; returns the names that were present. */

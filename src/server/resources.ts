@@ -1,5 +1,7 @@
 /**
- * `resources/*` and resource-template completion over the user's MCPServerResources callbacks.
+ * `resources/*` and resource-template completion: the `appResources` (MCP Apps) plus the user's
+ * MCPServerResources callbacks. An app resource wins over a user resource with the same URI: it is
+ * listed once and its HTML is what a read returns.
  */
 import {
   type CompleteResult,
@@ -8,6 +10,7 @@ import {
   type ReadResourceResult,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
+import type { AppResourceSet } from './app-resources.js';
 import type { MCPServerCompletion, MCPServerResourceContent, MCPServerResources } from './types.js';
 
 /** The protocol caps one completion answer at 100 values. */
@@ -26,17 +29,24 @@ export function toCompleteResult(completion: MCPServerCompletion | undefined): C
 }
 
 export class ResourceHandlers {
-  constructor(private readonly config: MCPServerResources) {}
+  constructor(
+    private readonly config: MCPServerResources | undefined,
+    readonly apps: AppResourceSet,
+  ) {}
 
   async list(): Promise<ListResourcesResult> {
-    return { resources: await this.config.listResources() };
+    const own = (await this.config?.listResources()) ?? [];
+    return { resources: [...this.apps.list(), ...own.filter((resource) => !this.apps.has(resource.uri))] };
   }
 
   async templates(): Promise<ListResourceTemplatesResult> {
-    return { resourceTemplates: (await this.config.resourceTemplates?.()) ?? [] };
+    return { resourceTemplates: (await this.config?.resourceTemplates?.()) ?? [] };
   }
 
   async read(uri: string): Promise<ReadResourceResult> {
+    const app = this.apps.read(uri);
+    if (app) return app;
+    if (!this.config) throw new ResourceNotFoundError(uri, `Resource '${uri}' is not among the appResources`);
     let content: MCPServerResourceContent | MCPServerResourceContent[];
     try {
       content = await this.config.getResourceContent({ uri });
@@ -57,7 +67,7 @@ export class ResourceHandlers {
   }
 
   private async mimeTypeOf(uri: string): Promise<string | undefined> {
-    const listed = await this.config.listResources();
+    const listed = (await this.config?.listResources()) ?? [];
     return listed.find((resource) => resource.uri === uri)?.mimeType;
   }
 
@@ -66,7 +76,7 @@ export class ResourceHandlers {
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> },
   ): Promise<CompleteResult> {
-    const complete = this.config.completeResourceTemplate;
+    const complete = this.config?.completeResourceTemplate;
     return toCompleteResult(complete ? await complete({ uriTemplate, argument, context }) : undefined);
   }
 }

@@ -21,6 +21,7 @@ import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
 import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
 import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Hono } from 'hono';
+import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
 import { EventsService } from './events/service.js';
@@ -114,7 +115,10 @@ export class MCPServer extends MCPServerBase {
     this.mapAuthInfoToUser = config.mapAuthInfoToUser;
     this.fga = config.fga;
     this.connections = new Connections(this.logger);
-    this.resourceHandlers = config.resources ? new ResourceHandlers(config.resources) : undefined;
+    const apps = new AppResourceSet(this.id, config.appResources);
+    apps.warnUnserved(this.registry.list(), this.logger);
+    this.resourceHandlers =
+      config.resources || apps.size > 0 ? new ResourceHandlers(config.resources, apps) : undefined;
     const self = this;
     this.eventsService = new EventsService(config.events, () => this.logger);
     this.events = this.eventsService.api;
@@ -159,7 +163,8 @@ export class MCPServer extends MCPServerBase {
     this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
     this.toolActions = {
       add: async (tools) => {
-        this.registry.add(tools);
+        const added = this.registry.add(tools);
+        apps.warnUnserved(added, this.logger);
         this.originalTools = { ...this.originalTools, ...tools };
         this.convertedTools = this.coreTools();
         await this.connections.toolsChanged();

@@ -10,6 +10,7 @@ import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { withUiLink } from './app-resources.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
 import type { MCPToolContext } from './types.js';
 
@@ -114,7 +115,7 @@ function explicitToolDefinition(
       ? convertSchema(`Tool '${name}'`, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
       : undefined,
     annotations: mcp?.annotations,
-    _meta: mcp?._meta,
+    _meta: withUiLink(name, mcp?._meta),
   });
 }
 

@@ -70,13 +70,50 @@ export type MCPServerPrompts = {
   ) => MCPServerCompletion | Promise<MCPServerCompletion>;
 };
 
-/** One MCP Apps (SEP-1865) UI resource. */
+/**
+ * Origins a UI resource may reach, as MCP Apps (SEP-1865) defines them; hosts build the iframe's
+ * Content Security Policy from these (omitted means none).
+ */
+export interface McpUiResourceCsp {
+  /** `connect-src`: fetch, XHR, WebSocket. */
+  connectDomains?: string[];
+  /** `img-src`, `script-src`, `style-src`, `font-src`, `media-src`. */
+  resourceDomains?: string[];
+  /** `frame-src`: nested iframes. */
+  frameDomains?: string[];
+  /** `base-uri`. */
+  baseUriDomains?: string[];
+}
+
+/** Browser permissions a UI resource asks for (each an empty object when requested). */
+export interface McpUiResourcePermissions {
+  camera?: Record<string, never>;
+  microphone?: Record<string, never>;
+  geolocation?: Record<string, never>;
+  clipboardWrite?: Record<string, never>;
+}
+
+/**
+ * A UI resource's `_meta.ui`: the same shape as `McpUiResourceMeta` of
+ * `@modelcontextprotocol/ext-apps`, declared here so that package is not a runtime dependency.
+ */
+export interface McpUiResourceMeta {
+  csp?: McpUiResourceCsp;
+  permissions?: McpUiResourcePermissions;
+  /** A dedicated sandbox origin; its format is up to each host. */
+  domain?: string;
+  /** Whether the host should draw a border and background around the view. */
+  prefersBorder?: boolean;
+}
+
+/** One MCP Apps (SEP-1865) UI resource; exactly one of `html` and `htmlPath`. */
 export interface AppResource {
   name: string;
   description?: string;
   html?: string;
+  /** Read once when the MCPServer is constructed (relative to the working directory). */
   htmlPath?: string;
-  meta?: Record<string, unknown>;
+  meta?: McpUiResourceMeta;
 }
 export type AppResources = Record<string, AppResource>;
 
