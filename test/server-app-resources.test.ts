@@ -12,6 +12,7 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { EVENTS_EXTENSION_ID } from '../src/events/wire.js';
 import {
   MCP_APP_MIME_TYPE,
   MCP_APPS_EXTENSION_ID,
@@ -225,6 +226,17 @@ describe('MCPServer appResources (MCP Apps)', () => {
     const plainClient = await connect(plainHttp.mcpUrl, 'modern');
     expect(plainClient.getServerCapabilities()?.resources).toBeUndefined();
     expect(plainClient.getServerCapabilities()?.extensions?.[EXTENSION_ID]).toBeUndefined();
+  });
+
+  it('advertises the MCP Apps extension beside the events extension', async () => {
+    const { http } = await serve(
+      appServerConfig(dashboardPath, { events: { types: { 'calc.done': { description: 'A result' } } } }),
+    );
+    const client = await connect(http.mcpUrl, 'modern');
+    expect(client.getServerCapabilities()?.extensions).toEqual({
+      [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] },
+      [EVENTS_EXTENSION_ID]: {},
+    });
   });
 
   it('normalises links of tools added at runtime and warns about links to UI resources it does not serve', async () => {
