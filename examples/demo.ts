@@ -5,6 +5,7 @@
  * 2025 client on the same endpoint. Then it uses the same server through MCPClient: Mastra tools,
  * progress, input requests, an Agent (deterministic mock model), resources and prompts. Prints a
  * compact summary, closes everything and exits 0 on its own; a hang exits 1.
+ * With `--apps` it serves the MCP Apps example (examples/apps) for a browser instead.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -480,7 +481,14 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+/** `npm run demo -- --apps` serves the MCP Apps example instead, until Ctrl-C (examples/apps/demo.ts). */
+async function apps(): Promise<void> {
+  clearTimeout(watchdog); // it runs until stopped
+  const { runAppsDemo } = await import('./apps/demo.js');
+  await runAppsDemo();
+}
+
+(process.argv.includes('--apps') ? apps() : main()).then(
   () => {
     // Nothing may keep the process alive now; if something does, say what and fail.
     setTimeout(() => {
