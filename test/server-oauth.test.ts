@@ -7,16 +7,10 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from '@mastra/core/agent';
-import {
-  type FGACheckParams,
-  FGADeniedError,
-  type IFGAProvider,
-  MastraFGAPermissions,
-} from '@mastra/core/auth/ee';
+import { type FGACheckParams, FGADeniedError, MastraFGAPermissions } from '@mastra/core/auth/ee';
 import { MastraLogger } from '@mastra/core/logger';
 import { Mastra } from '@mastra/core/mastra';
 import { RequestContext } from '@mastra/core/request-context';
-import { createTool } from '@mastra/core/tools';
 import {
   type Client,
   discoverAuthorizationServerMetadata,
@@ -26,7 +20,6 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   createIntrospectionValidator,
   createOAuthMiddleware,
@@ -38,6 +31,7 @@ import {
   type TokenValidator,
 } from '../src/index.js';
 import { type AuthorizationServer, startAuthorizationServer } from './fixtures/oidc-server.js';
+import { probeTool, RuleFGA, type TestUser } from './fixtures/rule-fga.js';
 import { contextTool, mockModel } from './fixtures/tools.js';
 import { type Era, newClient, textOf } from './helpers.js';
 
@@ -569,45 +563,11 @@ describe('validators', () => {
   });
 });
 
-type TestUser = { id: string };
-
-/** An FGA provider implementing core's interface over a rule, recording every check. */
-class RuleFGA implements IFGAProvider<TestUser> {
-  readonly checks: Array<{ user: TestUser; params: FGACheckParams }> = [];
-  constructor(private readonly allow: (user: TestUser, params: FGACheckParams) => boolean) {}
-  async check(user: TestUser, params: FGACheckParams): Promise<boolean> {
-    this.checks.push({ user, params });
-    return this.allow(user, params);
-  }
-  async require(user: TestUser, params: FGACheckParams): Promise<void> {
-    if (!(await this.check(user, params))) throw new FGADeniedError(user, params.resource, params.permission);
-  }
-  async filterAccessible<T extends { id: string }>(
-    user: TestUser,
-    resources: T[],
-    type: string,
-    permission: string,
-  ) {
-    const allowed = await Promise.all(
-      resources.map((resource) => this.check(user, { resource: { type, id: resource.id }, permission })),
-    );
-    return resources.filter((_resource, index) => allowed[index]);
-  }
-}
-
 describe('Mastra FGA on tools/list and tools/call', () => {
   const runs: string[] = [];
   const mapped: unknown[] = [];
   const probe = (id: string) =>
-    createTool({
-      id,
-      description: `The ${id} tool`,
-      inputSchema: z.object({}),
-      execute: async (_input, context) => {
-        runs.push(id);
-        return { user: (context?.requestContext as RequestContext | undefined)?.get('user') ?? null };
-      },
-    });
+    probeTool(id, runs, (requestContext) => ({ user: requestContext.get('user') ?? null }));
   const helper = () =>
     new Agent({
       id: 'helper',

@@ -12,6 +12,7 @@ import type {
   OAuthClientProvider,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPServerDefinitions } from './typed.js';
 
@@ -55,11 +56,7 @@ export interface MCPClientCapabilities {
   extensions?: Record<string, unknown>;
 }
 
-export interface MCPTraceContext {
-  traceparent: string;
-  tracestate?: string;
-  baggage?: string;
-}
+export type { MCPTraceContext };
 
 interface BaseServerOptions {
   logger?: LogHandler;

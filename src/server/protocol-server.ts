@@ -26,6 +26,7 @@ import type { SuspendedCalls } from './suspended-calls.js';
 import { type Elicit, mcpRequestContext, requestExtra, toolContext } from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
+import { exposeTraceContext, inToolSpan, traced } from './trace-context.js';
 
 const promptGetParams = z.looseObject({
   name: z.string(),
@@ -35,6 +36,8 @@ const promptGetParams = z.looseObject({
 
 /** Shared state every instance reads. */
 export interface ProtocolHost {
+  /** The server's id (Mastra may assign it at registration, so it is read per request). */
+  readonly id: string;
   info: Implementation;
   instructions?: string | undefined;
   registry: ToolRegistry;
@@ -86,7 +89,10 @@ export async function runTool(
   logger: IMastraLogger,
 ): Promise<CallToolResult> {
   try {
-    return toCallToolResult(entry, await entry.invoke(args, invocation));
+    const output = await inToolSpan(invocation.tracingContext, entry, args, (tracingContext) =>
+      entry.invoke(args, { ...invocation, tracingContext }),
+    );
+    return toCallToolResult(entry, output);
   } catch (error) {
     if (error instanceof ToolArgumentsError) return errorResult(error.message);
     const reason = error instanceof Error ? error.message : String(error);
@@ -133,37 +139,45 @@ export function createProtocolServer(
     const { name } = request.params;
     const entry = host.registry.get(name);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'`);
-    const extra = requestExtra(ctx);
-    const requestContext = mcpRequestContext(extra);
-    const refusal = await host.access.refusal(name, requestContext, extra);
-    if (refusal) {
-      host.logger.warn(refusal);
-      return server.projectCallToolResult(errorResult(refusal), entry.definition.outputSchema);
-    }
-    const start = (elicit: Elicit) => {
-      const invocation: ToolInvocation = {
-        mcp: toolContext(ctx, elicit, extra),
-        requestContext,
-        signal: ctx.mcpReq.signal,
+    return traced(host, server, ctx, name, async (trace) => {
+      const extra = requestExtra(ctx);
+      const requestContext = mcpRequestContext(extra);
+      const refusal = await host.access.refusal(name, requestContext, extra);
+      if (refusal) {
+        host.logger.warn(refusal);
+        return server.projectCallToolResult(errorResult(refusal), entry.definition.outputSchema);
+      }
+      // Only now, so authorization never sees it.
+      exposeTraceContext(requestContext, trace);
+      // A suspended run (2026-07-28 elicitation) stays under the span of the request that started it.
+      const start = (elicit: Elicit) => {
+        const invocation: ToolInvocation = {
+          mcp: toolContext(ctx, elicit, extra),
+          requestContext,
+          signal: ctx.mcpReq.signal,
+          tracingContext: trace.tracingContext,
+        };
+        const mastra = host.mastra();
+        if (mastra) invocation.mastra = mastra;
+        return runTool(entry, request.params.arguments, invocation, host.logger);
       };
-      const mastra = host.mastra();
-      if (mastra) invocation.mastra = mastra;
-      return runTool(entry, request.params.arguments, invocation, host.logger);
-    };
-    if (mode === 'modern') {
-      const outcome = await host.suspended.serve(ctx, name, start);
-      if (isInputRequiredResult(outcome)) return outcome;
-      return server.projectCallToolResult(outcome as CallToolResult, entry.definition.outputSchema);
-    }
-    const result = await start(elicitFor(mode, ctx));
-    return server.projectCallToolResult(result, entry.definition.outputSchema);
+      if (mode === 'modern') {
+        const outcome = await host.suspended.serve(ctx, name, start);
+        if (isInputRequiredResult(outcome)) return outcome;
+        return server.projectCallToolResult(outcome as CallToolResult, entry.definition.outputSchema);
+      }
+      const result = await start(elicitFor(mode, ctx));
+      return server.projectCallToolResult(result, entry.definition.outputSchema);
+    });
   });
 
   const { resources, prompts } = host;
   if (resources) {
     server.setRequestHandler('resources/list', () => resources.list());
     server.setRequestHandler('resources/templates/list', () => resources.templates());
-    server.setRequestHandler('resources/read', (request) => resources.read(request.params.uri));
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      traced(host, server, ctx, request.params.uri, () => resources.read(request.params.uri)),
+    );
     if (mode !== 'modern') {
       server.setRequestHandler('resources/subscribe', (request) => {
         subscriptions.add(request.params.uri);
@@ -178,8 +192,10 @@ export function createProtocolServer(
   if (prompts) {
     server.setRequestHandler('prompts/list', () => prompts.list());
     // A schema of our own: the SDK's strict one would drop `version`, which selects the prompt.
-    server.setRequestHandler('prompts/get', { params: promptGetParams }, (params) =>
-      prompts.get(params.name, params.version, params.arguments),
+    server.setRequestHandler('prompts/get', { params: promptGetParams }, (params, ctx) =>
+      traced(host, server, ctx, params.name, () =>
+        prompts.get(params.name, params.version, params.arguments),
+      ),
     );
   }
   if (resources || prompts) {

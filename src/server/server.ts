@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { ToolsInput } from '@mastra/core/agent';
 import { MastraError } from '@mastra/core/error';
+import type { Mastra } from '@mastra/core/mastra';
 import {
   MCPServerBase,
   type MCPServerHonoSSEOptions,
@@ -26,6 +27,7 @@ import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
+import { MastraToolSync } from './mastra-tools.js';
 import { PromptHandlers } from './prompts.js';
 import {
   createProtocolServer,
@@ -84,6 +86,10 @@ export class MCPServer extends MCPServerBase {
   private readonly resourceHandlers: ResourceHandlers | undefined;
   private stdio: { handle: StdioServerHandle; transport: StdioServerTransport } | undefined;
   private readonly eventsService: EventsService;
+  private readonly mastraTools = new MastraToolSync(
+    () => this.id,
+    () => this.logger,
+  );
 
   readonly resourceOptions: MCPServerConfig['resources'];
   readonly promptOptions: MCPServerConfig['prompts'];
@@ -123,6 +129,9 @@ export class MCPServer extends MCPServerBase {
     this.eventsService = new EventsService(config.events, () => this.logger);
     this.events = this.eventsService.api;
     this.host = {
+      get id() {
+        return self.id;
+      },
       info: {
         name: config.name,
         version: config.version,
@@ -167,6 +176,7 @@ export class MCPServer extends MCPServerBase {
         apps.warnUnserved(added, this.logger);
         this.originalTools = { ...this.originalTools, ...tools };
         this.convertedTools = this.coreTools();
+        this.mastraTools.add(tools);
         await this.connections.toolsChanged();
       },
       remove: async (toolIds) => {
@@ -176,10 +186,20 @@ export class MCPServer extends MCPServerBase {
         for (const id of removed) delete remaining[id];
         this.originalTools = remaining;
         this.convertedTools = this.coreTools();
+        this.mastraTools.remove(removed);
         await this.connections.toolsChanged();
       },
       notifyListChanged: () => this.connections.toolsChanged(),
     };
+  }
+
+  /**
+   * Registration on a Mastra instance: the server's tools join its registry here (so later
+   * toolActions keep it in step, see mastra-tools.ts), then the base class registers the rest.
+   */
+  override __registerMastra(mastra: Mastra): void {
+    this.mastraTools.attach(mastra, this.originalTools);
+    super.__registerMastra(mastra);
   }
 
   convertTools(

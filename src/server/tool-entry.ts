@@ -5,6 +5,7 @@
  */
 import type { Agent } from '@mastra/core/agent';
 import type { Mastra } from '@mastra/core/mastra';
+import { createObservabilityContext, type TracingContext } from '@mastra/core/observability';
 import type { RequestContext } from '@mastra/core/request-context';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { Workflow } from '@mastra/core/workflows';
@@ -24,6 +25,8 @@ export interface ToolInvocation {
   messages?: unknown[];
   toolCallId?: string;
   signal?: AbortSignal;
+  /** The span the run nests under (an MCP request's tool span), when the server is traced. */
+  tracingContext?: TracingContext;
 }
 
 export interface ToolEntry {
@@ -140,6 +143,7 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
         ...(invocation.toolCallId
           ? { toolCallId: invocation.toolCallId, messages: invocation.messages ?? [] }
           : {}),
+        ...(invocation.tracingContext ? createObservabilityContext(invocation.tracingContext) : {}),
       });
       if (isValidationError(output)) {
         if (output.message.includes('input validation')) throw new ToolArgumentsError(name, [output.message]);
@@ -215,6 +219,7 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
       return await agent.generate(message, {
         requestContext: invocation.requestContext,
         ...(invocation.signal ? { abortSignal: invocation.signal } : {}),
+        ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
       });
     },
   };
@@ -244,7 +249,11 @@ export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
         inputData = outcome.value;
       }
       const run = await workflow.createRun();
-      const result = await run.start({ inputData, requestContext: invocation.requestContext });
+      const result = await run.start({
+        inputData,
+        requestContext: invocation.requestContext,
+        ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
+      });
       if (result.status === 'failed') {
         const cause: unknown = result.error;
         throw new Error(

@@ -2,14 +2,20 @@
  * Builds a `@mastra/core` tool from a tool definition. The input schema validates arguments (the
  * server's JSON Schema as written, 2020-12 by default); structured output is validated by the SDK
  * against the advertised output schema; approval, progress, trace context and error handling
- * follow the server's configuration.
+ * follow the server's configuration. The tool-call span sends its traceparent and links to the
+ * server span a reply names.
  */
 import { randomUUID } from 'node:crypto';
 import { createTool, type ToolExecutionContext } from '@mastra/core/tools';
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
+import {
+  addSpanLink,
+  formatTraceparent,
+  type MCPTraceContext,
+  repliedSpan,
+} from '../../shared/trace-context.js';
 import type { ServerConnection } from '../connection.js';
 import { clientError, messageOf } from '../errors.js';
-import type { MCPTraceContext } from '../types.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
 import { inputSchemaFor } from './schema-cache.js';
@@ -26,13 +32,17 @@ function advertisedOnly(json: Record<string, unknown>) {
   };
 }
 
-/** The W3C traceparent of the span the tool runs in, when a traced agent or workflow calls it. */
-function traceOf(context: ToolExecutionContext | undefined): MCPTraceContext | undefined {
-  const span = (context?.tracingContext as { currentSpan?: { traceId?: string; id?: string } } | undefined)
-    ?.currentSpan;
-  if (!span?.traceId || !span.id) return undefined;
-  if (!/^[0-9a-f]{32}$/.test(span.traceId) || !/^[0-9a-f]{16}$/.test(span.id)) return undefined;
-  return { traceparent: `00-${span.traceId}-${span.id}-01` };
+type CurrentSpan = Parameters<typeof addSpanLink>[0] & { traceId?: string; id?: string };
+
+/** The span a traced agent or workflow runs the tool in (its tool-call span, or a workflow step). */
+function currentSpanOf(context: ToolExecutionContext | undefined): CurrentSpan | undefined {
+  return (context?.tracingContext as { currentSpan?: CurrentSpan } | undefined)?.currentSpan;
+}
+
+/** The W3C traceparent of that span; none for a span whose ids are not W3C-shaped (a no-op one). */
+function traceOf(span: CurrentSpan | undefined): MCPTraceContext | undefined {
+  const traceparent = span && formatTraceparent({ traceId: span.traceId, spanId: span.id });
+  return traceparent ? { traceparent } : undefined;
 }
 
 export function toolKey(serverName: string, toolName: string): string {
@@ -84,7 +94,8 @@ export function mastraTool(
     execute: async (input, context) => {
       const runId = (context as { runId?: string } | undefined)?.runId ?? context?.workflow?.runId;
       const progressToken = server.enableProgressTracking ? (runId ?? randomUUID()) : undefined;
-      const meta = connection.requestMeta(traceOf(context), progressToken ? { progressToken } : undefined);
+      const span = currentSpanOf(context);
+      const meta = connection.requestMeta(traceOf(span), progressToken ? { progressToken } : undefined);
       try {
         const result = await connection.run(
           (client) =>
@@ -102,6 +113,9 @@ export function mastraTool(
             ),
           context?.requestContext,
         );
+        // The reply names the server span that handled the call (MCPServer does): link to it.
+        const serverSpan = repliedSpan(result._meta);
+        if (serverSpan) addSpanLink(span, { ...serverSpan, kind: 'mcp.server' });
         return shapeToolResult(
           result as never,
           { server: serverName, tool: definition.name },
