@@ -61,6 +61,16 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export type { RedisCommandClient } from './redis/command.js';
+export { RedisMCPEventCursorStore, type RedisMCPEventCursorStoreOptions } from './redis/cursor-store.js';
+export { REDIS_COMMAND_FAILED, REDIS_INVALID_OPTION, REDIS_UNAVAILABLE } from './redis/errors.js';
+export {
+  RedisServerEventBus,
+  type RedisServerEventBusOptions,
+  type RedisSubscriberClient,
+} from './redis/event-bus.js';
+export type { RedisStoreOptions } from './redis/key-value.js';
+export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './redis/oauth-storage.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,
@@ -75,6 +85,12 @@ export {
   type TokenValidationResult,
   type TokenValidator,
 } from './server/auth/token-validators.js';
+export type {
+  MCPServerBusEvent,
+  MCPServerEventBus,
+  MCPServerEventBusListener,
+  MCPServerEventBusMember,
+} from './server/event-bus.js';
 export { InMemoryMCPEventStore } from './server/events/memory-store.js';
 export type {
   InMemoryMCPEventStoreOptions,

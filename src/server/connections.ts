@@ -2,10 +2,14 @@
  * Who receives server-initiated notifications. Legacy connections (stdio, SSE, each Streamable
  * HTTP session) and a modern stdio connection each own a live SDK instance; 2026-07-28 HTTP
  * clients listen through the `subscriptions/listen` bus of the HTTP handler. `notifyUpdated`
- * reaches only connections subscribed to that URI; serverless clients receive nothing.
+ * reaches only connections subscribed to that URI; serverless clients receive nothing. With a
+ * `notifications.bus`, every event is also published to the other instances of this server, and
+ * their events are delivered here. Local delivery does not depend on the bus: while it is down,
+ * local clients are still told and the failed publish is logged.
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { LoggingMessageNotification, ServerNotifier } from '@modelcontextprotocol/server';
+import type { MCPServerBusEvent, MCPServerEventBus, MCPServerEventBusMember } from './event-bus.js';
 import type { ProtocolInstance } from './protocol-server.js';
 
 export interface LiveConnection extends ProtocolInstance {
@@ -17,8 +21,19 @@ export interface LiveConnection extends ProtocolInstance {
 export class Connections {
   private readonly live = new Set<LiveConnection>();
   private readonly notifiers = new Set<ServerNotifier>();
+  private readonly member: MCPServerEventBusMember | undefined;
 
-  constructor(private readonly logger: IMastraLogger) {}
+  constructor(
+    private readonly logger: IMastraLogger,
+    shared?: { bus: MCPServerEventBus; serverId: string },
+  ) {
+    const onError = (error: Error) =>
+      this.logger.error(`MCP server '${shared?.serverId}' notification bus: ${error.message}`);
+    this.member = shared?.bus.join(shared.serverId, {
+      deliver: (event) => void this.deliver(event).catch(onError),
+      onError,
+    });
+  }
 
   track(connection: LiveConnection): () => void {
     this.live.add(connection);
@@ -44,48 +59,76 @@ export class Connections {
     }
   }
 
-  async toolsChanged(): Promise<void> {
-    for (const notifier of this.notifiers) notifier.toolsChanged();
-    await this.each(
-      () => true,
-      (c) => c.server.sendToolListChanged(),
-    );
+  toolsChanged(): Promise<void> {
+    return this.emit({ kind: 'tools_list_changed' });
   }
 
-  async promptsChanged(): Promise<void> {
-    for (const notifier of this.notifiers) notifier.promptsChanged();
-    await this.each(
-      () => true,
-      (c) => c.server.sendPromptListChanged(),
-    );
+  promptsChanged(): Promise<void> {
+    return this.emit({ kind: 'prompts_list_changed' });
   }
 
-  async resourcesChanged(): Promise<void> {
-    for (const notifier of this.notifiers) notifier.resourcesChanged();
-    await this.each(
-      () => true,
-      (c) => c.server.sendResourceListChanged(),
-    );
+  resourcesChanged(): Promise<void> {
+    return this.emit({ kind: 'resources_list_changed' });
   }
 
-  /** Modern listen streams filter by their own `resourceSubscriptions`; legacy ones by `resources/subscribe`. */
-  async resourceUpdated(uri: string): Promise<void> {
-    for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
-    await this.each(
-      (c) => c.era === 'modern' || c.subscriptions.has(uri),
-      (c) => c.server.sendResourceUpdated({ uri }),
-    );
+  resourceUpdated(uri: string): Promise<void> {
+    return this.emit({ kind: 'resource_updated', uri });
   }
 
-  /** 2026-07-28 has no out-of-request log channel, so only legacy connections receive these. */
-  async log(params: LoggingMessageNotification['params']): Promise<void> {
-    await this.each(
-      (c) => c.era === 'legacy',
-      (c) => c.server.sendLoggingMessage(params, c.sessionId),
-    );
+  log(params: LoggingMessageNotification['params']): Promise<void> {
+    return this.emit({ kind: 'logging_message', params });
+  }
+
+  /** Delivers here and publishes to the other instances; a bus failure is logged, never thrown. */
+  private async emit(event: MCPServerBusEvent): Promise<void> {
+    await Promise.all([
+      this.deliver(event),
+      this.member?.publish(event).catch((error: Error) => {
+        this.logger.error(
+          `MCP notification '${event.kind}' not shared with other instances: ${error.message}`,
+        );
+      }),
+    ]);
+  }
+
+  private async deliver(event: MCPServerBusEvent): Promise<void> {
+    switch (event.kind) {
+      case 'tools_list_changed':
+        for (const notifier of this.notifiers) notifier.toolsChanged();
+        return this.each(
+          () => true,
+          (c) => c.server.sendToolListChanged(),
+        );
+      case 'prompts_list_changed':
+        for (const notifier of this.notifiers) notifier.promptsChanged();
+        return this.each(
+          () => true,
+          (c) => c.server.sendPromptListChanged(),
+        );
+      case 'resources_list_changed':
+        for (const notifier of this.notifiers) notifier.resourcesChanged();
+        return this.each(
+          () => true,
+          (c) => c.server.sendResourceListChanged(),
+        );
+      // Modern listen streams filter by their own `resourceSubscriptions`; legacy ones by `resources/subscribe`.
+      case 'resource_updated':
+        for (const notifier of this.notifiers) notifier.resourceUpdated(event.uri);
+        return this.each(
+          (c) => c.era === 'modern' || c.subscriptions.has(event.uri),
+          (c) => c.server.sendResourceUpdated({ uri: event.uri }),
+        );
+      // 2026-07-28 has no out-of-request log channel, so only legacy connections receive these.
+      case 'logging_message':
+        return this.each(
+          (c) => c.era === 'legacy',
+          (c) => c.server.sendLoggingMessage(event.params, c.sessionId),
+        );
+    }
   }
 
   async closeAll(): Promise<void> {
+    await this.member?.leave().catch((error: Error) => this.logger.error(error.message));
     const connections = [...this.live];
     this.live.clear();
     this.notifiers.clear();

@@ -25,6 +25,7 @@ import { Hono } from 'hono';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
+import { busMembership } from './event-bus.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
 import { MastraToolSync } from './mastra-tools.js';
@@ -120,7 +121,7 @@ export class MCPServer extends MCPServerBase {
     this.appResources = config.appResources;
     this.mapAuthInfoToUser = config.mapAuthInfoToUser;
     this.fga = config.fga;
-    this.connections = new Connections(this.logger);
+    this.connections = new Connections(this.logger, busMembership(config, this.id));
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
     this.resourceHandlers =

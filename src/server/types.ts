@@ -15,6 +15,7 @@ import type {
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
+import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
@@ -123,6 +124,12 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   appResources?: AppResources;
   /** MCP Events (SEP-3415): event types clients list and receive by poll, push or webhook. */
   events?: MCPServerEventsConfig;
+  /**
+   * Instances of one server behind one URL: with a `bus` (e.g. `RedisServerEventBus`), list
+   * changes, resource updates and log messages sent on any instance reach the clients of all of
+   * them. Needs an explicit `id`, the same on every instance. Default: this process only.
+   */
+  notifications?: { bus?: MCPServerEventBus };
 }
 
 /**

@@ -1,0 +1,19 @@
+import { MCPServer, RedisServerEventBus } from 'mastra-mcp';
+import { createClient } from 'redis';
+
+const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
+  console.error('redis:', e.message),
+);
+const subscriber = redis.duplicate().on('error', (e) => console.error('redis (subscriber):', e.message));
+await Promise.all([redis.connect(), subscriber.connect()]); // pub/sub needs a connection of its own
+
+export const server = new MCPServer({
+  id: 'weather', // the same on every instance: the bus channel is named after it
+  name: 'Weather',
+  version: '1.0.0',
+  tools: {}, // the same tools, agents and workflows on every instance
+  notifications: { bus: new RedisServerEventBus({ client: redis, subscriber }) },
+});
+
+// Every listening client of every instance hears it: 2026-07-28 listen streams and legacy sessions.
+await server.resources.notifyUpdated({ uri: 'weather://today' });
