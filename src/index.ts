@@ -35,6 +35,7 @@ export type {
   MCPEventSubscription,
   MCPReceivedEvent,
 } from './client/events/types.js';
+export { MCPClientServerProxy, type ProxyToolInfo } from './client/server-proxy.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
 export type {
   MCPServerTypes,

@@ -53,4 +53,9 @@ describe('nothing is left running', () => {
     );
     expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
   }, 60_000);
+
+  it('server proxies on a Mastra instance, their gateways served over HTTP, exit by themselves after close() and disconnect()', async () => {
+    const { exited, stdout, stderr } = await runToExit('test/fixtures/proxy-leak-check.ts', 40_000);
+    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
+  }, 60_000);
 });

@@ -21,7 +21,8 @@ export interface ConnectionLookup {
   get(serverName: string): ServerConnection;
 }
 
-function wrap(
+/** A failed operation on one server as a MastraError that names the server and what was done. */
+export function wrap(
   id: Uppercase<string>,
   what: string,
   connection: ServerConnection,
@@ -43,38 +44,51 @@ type Listing<T> = (
 ) => Promise<T[]>;
 
 /**
- * One listing across every server: servers without the capability contribute an empty list, the
- * others are asked with the server's request `_meta` and timeout.
+ * One server's listing: a server without the capability has an empty list, the others are asked
+ * with the server's request `_meta` and timeout.
  */
-function listEverywhere<T>(lookup: ConnectionLookup, capability: 'resources' | 'prompts', list: Listing<T>) {
-  return (options?: WithErrorsOptions) =>
-    fanOut(
-      lookup.names(),
-      (name) => {
-        const connection = lookup.get(name);
-        return connection.run(async (client) =>
-          client.getServerCapabilities()?.[capability]
-            ? list(client, { _meta: connection.requestMeta() ?? {} }, connection.timeout)
-            : [],
-        );
-      },
-      options,
+function listOn<T>(capability: 'resources' | 'prompts', list: Listing<T>) {
+  return (connection: ServerConnection): Promise<T[]> =>
+    connection.run(async (client) =>
+      client.getServerCapabilities()?.[capability]
+        ? list(client, { _meta: connection.requestMeta() ?? {} }, connection.timeout)
+        : [],
     );
 }
 
+export const listResourcesOn = listOn('resources', async (client, params, timeout) => {
+  return (await client.listResources(params, { timeout })).resources;
+});
+const listTemplatesOn = listOn('resources', async (client, params, timeout) => {
+  return (await client.listResourceTemplates(params, { timeout })).resourceTemplates;
+});
+export const listPromptsOn = listOn('prompts', async (client, params, timeout) => {
+  return (await client.listPrompts(params, { timeout })).prompts;
+});
+
+/** One listing across every server, concurrently, with per-server errors. */
+function listEverywhere<T>(
+  lookup: ConnectionLookup,
+  listOne: (connection: ServerConnection) => Promise<T[]>,
+) {
+  return (options?: WithErrorsOptions) =>
+    fanOut(lookup.names(), (name) => listOne(lookup.get(name)), options);
+}
+
 /** Registers a handler on a server and, on 2026-07-28, widens its listen stream to match. */
-async function addHandler<T>(connection: ServerConnection, set: Set<T>, handler: T): Promise<void> {
+export async function addHandler<T>(connection: ServerConnection, set: Set<T>, handler: T): Promise<void> {
   set.add(handler);
   if (connection.connected) await connection.syncListen();
 }
 
+/** Removes a handler; on 2026-07-28 the listen stream narrows (or closes) to match. */
+export async function removeHandler<T>(connection: ServerConnection, set: Set<T>, handler: T): Promise<void> {
+  if (set.delete(handler) && connection.connected) await connection.syncListen();
+}
+
 export function resourceActions(lookup: ConnectionLookup) {
-  const listAll = listEverywhere(lookup, 'resources', async (client, params, timeout) => {
-    return (await client.listResources(params, { timeout })).resources;
-  });
-  const templatesAll = listEverywhere(lookup, 'resources', async (client, params, timeout) => {
-    return (await client.listResourceTemplates(params, { timeout })).resourceTemplates;
-  });
+  const listAll = listEverywhere(lookup, listResourcesOn);
+  const templatesAll = listEverywhere(lookup, listTemplatesOn);
   const rename = <T, K extends string>(result: FanOutResult<T>, key: K) => {
     const { values, ...rest } = result;
     return { [key]: values, ...rest } as { [P in K]: Record<string, T> } & Omit<FanOutResult<T>, 'values'>;
@@ -142,9 +156,7 @@ export function resourceActions(lookup: ConnectionLookup) {
 export type PromptWithMessages = GetPromptResult & { prompt: Prompt | { name: string; version?: string } };
 
 export function promptActions(lookup: ConnectionLookup) {
-  const listAll = listEverywhere(lookup, 'prompts', async (client, params, timeout) => {
-    return (await client.listPrompts(params, { timeout })).prompts;
-  });
+  const listAll = listEverywhere(lookup, listPromptsOn);
   return {
     list: async (): Promise<Record<string, Prompt[]>> => (await listAll()).values,
     listWithErrors: async (options?: WithErrorsOptions) => {

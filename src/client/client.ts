@@ -19,6 +19,7 @@ import { closeEvents, eventActions, type MCPClientEvents } from './events/event-
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
+import { MCPClientServerProxy } from './server-proxy.js';
 import { definitionFrom, definitionProblem, type MCPToolDefinition } from './tools/definition.js';
 import { mastraTool, toolKey } from './tools/mastra-tool.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
@@ -316,6 +317,42 @@ export class MCPClient<TServers = never> {
   /** The identity each server announced; undefined until it connected. */
   getServerInfo(): Record<string, MCPServerImplementation | undefined> {
     return Object.fromEntries([...this.connections].map(([name, c]) => [name, c.serverInfo]));
+  }
+
+  /**
+   * One `MCPServerBase` per configured server, for `new Mastra({ mcpServers: { ...proxies } })`;
+   * each is registered under, and has the id of, its server's name here. Every server is connected
+   * and its tools listed now: if any cannot be, the call rejects with one error naming each failed
+   * server and why (no partial map). Each call builds new proxies; the connections stay the
+   * client's (`disconnect()` closes them).
+   */
+  async toMCPServerProxies(): Promise<Record<string, MCPClientServerProxy>> {
+    const { values, errorDetails } = await fanOut([...this.connections.keys()], (name) => {
+      const connection = this.connection(name);
+      return MCPClientServerProxy.open({
+        connection,
+        listTools: async () => {
+          const definitions = await this.definitionsOf(name);
+          return { definitions, tools: this.toolsetFrom(connection, definitions, 'listing') };
+        },
+        readResource: this.resources.read,
+        getPrompt: this.prompts.get,
+      });
+    });
+    const failed = Object.keys(errorDetails);
+    if (failed.length > 0) {
+      await Promise.allSettled(Object.values(values).map((proxy) => proxy.detach()));
+      throw clientError(
+        'MCP_CLIENT_SERVER_PROXY_FAILED',
+        `toMCPServerProxies(): ${failed.length} of ${this.connections.size} MCP servers could not be proxied (fix or remove them from 'servers'): ${Object.values(
+          errorDetails,
+        )
+          .map((detail) => detail.message)
+          .join('; ')}`,
+        { servers: failed.join(', ') },
+      );
+    }
+    return values;
   }
 
   /**

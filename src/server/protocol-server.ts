@@ -28,7 +28,7 @@ import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-
 import { errorResult, toCallToolResult } from './tool-result.js';
 import { exposeTraceContext, inToolSpan, traced } from './trace-context.js';
 
-const promptGetParams = z.looseObject({
+export const promptGetParams = z.looseObject({
   name: z.string(),
   version: z.string().optional(),
   arguments: z.record(z.string(), z.string()).optional(),

@@ -4,7 +4,6 @@
  * connection (tool registry, suspended calls, connection set) lives here; each connection or
  * 2026-07-28 request gets a cheap SDK instance from `createProtocolServer`.
  */
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { ToolsInput } from '@mastra/core/agent';
@@ -20,7 +19,7 @@ import {
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
 import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
-import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { Hono } from 'hono';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
@@ -39,14 +38,16 @@ import {
 } from './protocol-server.js';
 import { ToolRegistry } from './registry.js';
 import { ResourceHandlers } from './resources.js';
+import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import type { ToolEntry } from './tool-entry.js';
 import { type HonoSSETransportOptions, HonoSseEndpoint, type SSETransport } from './transports/hono-sse.js';
 import { hostGuardRejection } from './transports/host-guard.js';
 import { sendJsonRpcError } from './transports/node-http.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
+import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
-import type { AppResources, MCPServerConfig, StreamableHTTPServerTransportOptions } from './types.js';
+import type { AppResources, MCPServerConfig } from './types.js';
 
 const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
 
@@ -85,7 +86,7 @@ export class MCPServer extends MCPServerBase {
   private readonly sse: SseEndpoint;
   private readonly honoSse: HonoSseEndpoint;
   private readonly resourceHandlers: ResourceHandlers | undefined;
-  private stdio: { handle: StdioServerHandle; transport: StdioServerTransport } | undefined;
+  private stdio: StdioServing | undefined;
   private readonly eventsService: EventsService;
   private readonly mastraTools = new MastraToolSync(
     () => this.id,
@@ -247,37 +248,16 @@ export class MCPServer extends MCPServerBase {
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
   async startStdio(): Promise<void> {
     if (this.stdio) throw new Error(`MCP server '${this.id}' is already serving stdio`);
-    const transport = new StdioServerTransport();
-    const handle = serveStdio(
-      ({ era }) => {
-        const instance = this.createInstance(era);
-        const untrack = this.connections.track({ ...instance, era });
-        const previous = instance.server.onclose;
-        instance.server.onclose = () => {
-          previous?.();
-          untrack();
-        };
-        return instance.server;
-      },
-      {
-        legacy: 'serve',
-        transport,
-        onerror: (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
-      },
+    this.stdio = serveTrackedStdio(
+      (era) => this.createInstance(era),
+      this.connections,
+      (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
     );
-    this.stdio = { handle, transport };
   }
 
   /** Serves Streamable HTTP at `httpPath` for clients of either protocol era. */
-  async startHTTP({ url, httpPath, req, res, options }: MCPServerHTTPOptions): Promise<void> {
-    if (url.pathname !== httpPath) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-      return;
-    }
-    const transportOptions: StreamableHTTPServerTransportOptions = options ?? {
-      sessionIdGenerator: randomUUID,
-    };
-    await this.http.handle(req as AuthenticatedRequest, res, transportOptions);
+  async startHTTP(options: MCPServerHTTPOptions): Promise<void> {
+    await this.http.serve(options);
   }
 
   /** Serves the legacy HTTP+SSE transport: GET `ssePath` opens the stream, POST `messagePath` sends. */
@@ -357,22 +337,11 @@ export class MCPServer extends MCPServerBase {
   }
 
   getServerInfo(): ServerInfo {
-    const info: ServerInfo = {
-      id: this.id,
-      name: this.name,
-      version_detail: { version: this.version, release_date: this.releaseDate, is_latest: this.isLatest },
-    };
-    if (this.description) info.description = this.description;
-    if (this.repository) info.repository = this.repository;
-    return info;
+    return registryServerInfo(this);
   }
 
   getServerDetail(): ServerDetailInfo {
-    const detail: ServerDetailInfo = this.getServerInfo();
-    if (this.packageCanonical) detail.package_canonical = this.packageCanonical;
-    if (this.packages) detail.packages = this.packages;
-    if (this.remotes) detail.remotes = this.remotes;
-    return detail;
+    return registryServerDetail(this);
   }
 
   getToolListInfo(): { tools: ToolInfo[] } {

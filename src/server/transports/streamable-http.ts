@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -45,6 +46,21 @@ export class StreamableHttpEndpoint {
   latestTransport: NodeStreamableHTTPServerTransport | undefined;
 
   constructor(private readonly deps: HttpEndpointDeps) {}
+
+  /**
+   * `startHTTP()`: 404 off `httpPath`; without transport options legacy clients get sessions
+   * (random ids).
+   */
+  async serve({ url, httpPath, req, res, options }: MCPServerHTTPOptions): Promise<void> {
+    if (url.pathname !== httpPath) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const transportOptions: StreamableHTTPServerTransportOptions = options ?? {
+      sessionIdGenerator: randomUUID,
+    };
+    await this.handle(req as AuthenticatedRequest, res, transportOptions);
+  }
 
   async handle(
     req: AuthenticatedRequest,

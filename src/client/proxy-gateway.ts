@@ -1,0 +1,261 @@
+/**
+ * The MCP server a client server proxy serves with `startHTTP()` / `startStdio()`: one SDK `Server`
+ * whose handlers forward every request over the client's connection to the proxied server, so any
+ * MCP client reaches an external server through the Mastra app. Invariants:
+ *
+ * - capabilities mirror what the server announced when the proxy connected, minus what is not
+ *   forwarded (resource subscriptions, logging, extensions other than MCP Apps);
+ * - results are rebuilt from their fields, so the upstream response envelope (its server identity
+ *   in `_meta`) never reaches the caller, while a tool result's own `_meta` and every resource's
+ *   `_meta` and `mimeType` pass through;
+ * - an upstream JSON-RPC error keeps its code; every error names the proxied server;
+ * - with an FGA provider on the Mastra instance, tools are filtered and checked as MCPServer does.
+ */
+import type { IMastraLogger } from '@mastra/core/logger';
+import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
+import {
+  type CallToolResult,
+  type Client,
+  type Implementation,
+  SERVER_INFO_META_KEY,
+  type ServerCapabilities as UpstreamCapabilities,
+  ProtocolError as UpstreamProtocolError,
+} from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
+import { MCP_APPS_EXTENSION_ID } from '../server/app-resources.js';
+import type { ToolAuthorization } from '../server/auth/fga.js';
+import { Connections } from '../server/connections.js';
+import { promptGetParams } from '../server/protocol-server.js';
+import { mcpRequestContext, requestExtra } from '../server/tool-context.js';
+import { errorResult } from '../server/tool-result.js';
+import { type StdioServing, serveTrackedStdio } from '../server/transports/stdio.js';
+import { StreamableHttpEndpoint } from '../server/transports/streamable-http.js';
+import { addHandler, removeHandler } from './actions.js';
+import type { ServerConnection } from './connection.js';
+import { findCause, messageOf } from './errors.js';
+
+export interface GatewayUpstream {
+  connection: ServerConnection;
+  info: Implementation;
+  instructions: string | undefined;
+  /** What the server announced when the proxy connected. */
+  capabilities: UpstreamCapabilities;
+  access: ToolAuthorization;
+  /** The advertised output schema of a tool, for the era-specific projection of its results. */
+  outputSchemaOf(tool: string): Record<string, unknown> | undefined;
+}
+
+function gatewayCapabilities(upstream: UpstreamCapabilities): ServerCapabilities {
+  const capabilities: ServerCapabilities = {};
+  if (upstream.tools) capabilities.tools = { listChanged: true };
+  if (upstream.resources) capabilities.resources = { listChanged: true };
+  if (upstream.prompts) capabilities.prompts = { listChanged: true };
+  if (upstream.completions) capabilities.completions = {};
+  // MCP Apps is metadata on tools and `ui://` resources only, so forwarding carries all of it.
+  const apps = upstream.extensions?.[MCP_APPS_EXTENSION_ID];
+  if (apps) capabilities.extensions = { [MCP_APPS_EXTENSION_ID]: apps };
+  return capabilities;
+}
+
+/** A tool result without the upstream server's identity in `_meta`. */
+function withoutEnvelope(result: CallToolResult): CallToolResult {
+  if (!result._meta || !(SERVER_INFO_META_KEY in result._meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _upstreamIdentity, ...meta } = result._meta;
+  const { _meta: _envelope, ...rest } = result;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+}
+
+export function createGatewayServer(upstream: GatewayUpstream): Server {
+  const { connection } = upstream;
+  const server = new Server(upstream.info, {
+    capabilities: gatewayCapabilities(upstream.capabilities),
+    ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
+  });
+
+  /** One upstream request; a failure keeps its JSON-RPC code and names the server. */
+  const forward = async <T>(what: string, operation: (client: Client) => Promise<T>): Promise<T> => {
+    try {
+      return await connection.run(operation);
+    } catch (error) {
+      const code = findCause(error, UpstreamProtocolError)?.code ?? ProtocolErrorCode.InternalError;
+      throw new ProtocolError(
+        code,
+        `MCP server '${connection.name}' (proxied): ${what} failed: ${messageOf(error)}`,
+      );
+    }
+  };
+  const options = (signal: AbortSignal) => ({ timeout: connection.timeout, signal });
+  const meta = () => {
+    const requestMeta = connection.requestMeta();
+    return requestMeta ? { _meta: requestMeta } : {};
+  };
+
+  if (upstream.capabilities.tools) {
+    server.setRequestHandler('tools/list', async (_request, ctx) => {
+      const { tools } = await forward('tools/list', (client) =>
+        client.listTools(meta(), options(ctx.mcpReq.signal)),
+      );
+      if (!upstream.access.provider()) return { tools };
+      const extra = requestExtra(ctx);
+      return { tools: await upstream.access.visible(tools, mcpRequestContext(extra), extra) };
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name } = request.params;
+      const extra = requestExtra(ctx);
+      const requestContext = mcpRequestContext(extra);
+      const refusal = await upstream.access.refusal(name, requestContext, extra);
+      if (refusal) return errorResult(refusal);
+      const result = await forward(`calling tool '${name}'`, (client) =>
+        client.callTool(
+          { name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}), ...meta() },
+          options(ctx.mcpReq.signal),
+        ),
+      );
+      return server.projectCallToolResult(withoutEnvelope(result), upstream.outputSchemaOf(name));
+    });
+  }
+
+  if (upstream.capabilities.resources) {
+    server.setRequestHandler('resources/list', async (_request, ctx) => {
+      const { resources } = await forward('resources/list', (client) =>
+        client.listResources(meta(), options(ctx.mcpReq.signal)),
+      );
+      return { resources };
+    });
+    server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
+      const { resourceTemplates } = await forward('resources/templates/list', (client) =>
+        client.listResourceTemplates(meta(), options(ctx.mcpReq.signal)),
+      );
+      return { resourceTemplates };
+    });
+    server.setRequestHandler('resources/read', async (request, ctx) => {
+      const { uri } = request.params;
+      const { contents } = await forward(`reading resource '${uri}'`, (client) =>
+        client.readResource({ uri, ...meta() }, options(ctx.mcpReq.signal)),
+      );
+      return { contents };
+    });
+  }
+
+  if (upstream.capabilities.prompts) {
+    server.setRequestHandler('prompts/list', async (_request, ctx) => {
+      const { prompts } = await forward('prompts/list', (client) =>
+        client.listPrompts(meta(), options(ctx.mcpReq.signal)),
+      );
+      return { prompts };
+    });
+    // Our own schema, as MCPServer's: the SDK's strict one would drop `version`.
+    server.setRequestHandler('prompts/get', { params: promptGetParams }, async (params, ctx) => {
+      const { description, messages } = await forward(`getting prompt '${params.name}'`, (client) =>
+        client.getPrompt(
+          {
+            name: params.name,
+            ...(params.version !== undefined ? { version: params.version } : {}),
+            ...(params.arguments ? { arguments: params.arguments } : {}),
+            ...meta(),
+          },
+          options(ctx.mcpReq.signal),
+        ),
+      );
+      return description !== undefined ? { description, messages } : { messages };
+    });
+  }
+
+  if (upstream.capabilities.completions) {
+    server.setRequestHandler('completion/complete', async (request, ctx) => {
+      const { completion } = await forward('completion/complete', (client) =>
+        client.complete({ ...request.params, ...meta() }, options(ctx.mcpReq.signal)),
+      );
+      return { completion };
+    });
+  }
+  return server;
+}
+
+/**
+ * The transports a proxy's gateway is served on, and the upstream list-changed handlers that
+ * notify its callers (installed on the first request, removed by `close()`).
+ */
+export class ProxyGateway {
+  private readonly connections: Connections;
+  private readonly http: StreamableHttpEndpoint;
+  private stdio: StdioServing | undefined;
+  private readonly forwarders: Array<[Set<() => void>, () => void]> = [];
+  private listening: Promise<void> | undefined;
+
+  constructor(
+    private readonly upstream: GatewayUpstream,
+    private readonly label: () => string,
+    private readonly logger: () => IMastraLogger,
+  ) {
+    this.connections = new Connections(logger());
+    this.http = new StreamableHttpEndpoint({
+      createInstance: () => this.instance(),
+      connections: this.connections,
+      onerror: (error) => this.logger().error(`${this.label()}: ${error.message}`),
+    });
+    const { handlers } = upstream.connection;
+    const { tools, resources, prompts } = upstream.capabilities;
+    if (tools) this.forwarders.push([handlers.toolsChanged, () => void this.connections.toolsChanged()]);
+    if (resources)
+      this.forwarders.push([handlers.resourcesChanged, () => void this.connections.resourcesChanged()]);
+    if (prompts)
+      this.forwarders.push([handlers.promptsChanged, () => void this.connections.promptsChanged()]);
+  }
+
+  /** Gateway instances hold no state of their own: one per request, session or stdio peer. */
+  private instance() {
+    return { server: createGatewayServer(this.upstream), subscriptions: new Set<string>() };
+  }
+
+  /**
+   * Upstream list changes reach the callers from the first request on. The handlers are in place
+   * even when widening the listen stream fails now: a reconnect restores the stream with them.
+   */
+  private listen(): Promise<void> {
+    this.listening ??= Promise.all(
+      this.forwarders.map(([set, handler]) => addHandler(this.upstream.connection, set, handler)),
+    ).then(
+      () => {},
+      (error: unknown) =>
+        this.logger().warn(`${this.label()}: list changes may not be forwarded yet: ${messageOf(error)}`),
+    );
+    return this.listening;
+  }
+
+  async serveHttp(options: MCPServerHTTPOptions): Promise<void> {
+    await this.listen();
+    await this.http.serve(options);
+  }
+
+  async serveStdio(): Promise<void> {
+    if (this.stdio) throw new Error(`${this.label()} is already serving stdio`);
+    await this.listen();
+    this.stdio = serveTrackedStdio(
+      () => this.instance(),
+      this.connections,
+      (error) => this.logger().error(`${this.label()} (stdio): ${error.message}`),
+    );
+  }
+
+  get stdioTransport() {
+    return this.stdio?.transport;
+  }
+
+  async close(): Promise<void> {
+    const stdio = this.stdio;
+    this.stdio = undefined;
+    this.listening = undefined;
+    await Promise.allSettled([
+      stdio?.handle.close(),
+      this.http.close(),
+      this.connections.closeAll(),
+      ...this.forwarders.map(([set, handler]) => removeHandler(this.upstream.connection, set, handler)),
+    ]);
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * MCPClientServerProxy: one server of an MCPClient as a `@mastra/core` MCPServerBase, so
+ * `new Mastra({ mcpServers: await client.toMCPServerProxies() })` registers an external server
+ * (tools, resources, prompts, MCP Apps metadata) on a Mastra app and in Studio.
+ *
+ * - Everything goes through the client's connection: its timeouts, reconnects, auth and errors.
+ *   The proxy never owns that connection (`client.disconnect()` closes it); `close()` closes only
+ *   what the proxy started: its gateway.
+ * - `getToolListInfo()` / `getToolInfo()` are live `tools/list` calls; `tools()` is the latest
+ *   listing, refreshed whenever the server says its tool list changed.
+ * - `mcpVersion` is 2: the gateway speaks 2026-07-28 (legacy clients are served too), there is no
+ *   standalone SSE transport, and `executeTool()` resolves to `{ status: 'completed', output }`. A
+ *   remote tool that asks for input is answered inside the call by the client's `inputRequests`
+ *   handler (without one the call fails), so a proxied call never reports `suspended`.
+ */
+import { MastraError } from '@mastra/core/error';
+import {
+  MCPServerBase,
+  type MCPServerHTTPOptions,
+  type MCPToolExecutionResultV2,
+  type ServerDetailInfo,
+  type ServerInfo,
+} from '@mastra/core/mcp';
+import { RequestContext } from '@mastra/core/request-context';
+import { type InternalCoreTool, isValidationError } from '@mastra/core/tools';
+import type { ServerCapabilities } from '@modelcontextprotocol/client';
+import { ToolAuthorization } from '../server/auth/fga.js';
+import { registryServerDetail, registryServerInfo } from '../server/server-info.js';
+import {
+  addHandler,
+  listPromptsOn,
+  listResourcesOn,
+  type promptActions,
+  removeHandler,
+  type resourceActions,
+  wrap,
+} from './actions.js';
+import type { ServerConnection } from './connection.js';
+import { messageOf } from './errors.js';
+import { ProxyGateway } from './proxy-gateway.js';
+import type { MCPToolDefinition } from './tools/definition.js';
+import type { MCPTool } from './typed.js';
+
+const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+
+/** What the client lends a proxy: the server's connection and the client's own operations on it. */
+export interface ProxySource {
+  connection: ServerConnection;
+  /** A live `tools/list`: definitions and the client's executable tools built from them. */
+  listTools(): Promise<{ definitions: Record<string, MCPToolDefinition>; tools: Record<string, MCPTool> }>;
+  readResource: ReturnType<typeof resourceActions>['read'];
+  getPrompt: ReturnType<typeof promptActions>['get'];
+}
+
+export interface ProxyToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  _meta?: Record<string, unknown>;
+}
+
+function toolInfo(definition: MCPToolDefinition): ProxyToolInfo {
+  const info: ProxyToolInfo = { name: definition.name, inputSchema: definition.inputSchema };
+  if (definition.description !== undefined) info.description = definition.description;
+  if (definition.outputSchema) info.outputSchema = definition.outputSchema;
+  if (definition._meta) info._meta = definition._meta;
+  return info;
+}
+
+/** The client's tool as the `InternalCoreTool` Mastra expects from a server (approval carried along). */
+function coreTool(definition: MCPToolDefinition, tool: MCPTool): InternalCoreTool {
+  const run = tool.execute as NonNullable<InternalCoreTool['execute']>;
+  const core: InternalCoreTool & { needsApproval?: unknown } = {
+    description: definition.description ?? '',
+    parameters: {
+      [AI_SDK_SCHEMA]: true,
+      jsonSchema: definition.inputSchema,
+    } as unknown as InternalCoreTool['parameters'],
+    execute: (params, options) => run(params, options),
+    mcp: {
+      ...(definition.annotations ? { annotations: definition.annotations } : {}),
+      ...(definition._meta ? { _meta: definition._meta } : {}),
+    },
+  };
+  if (tool.requireApproval) core.needsApproval = tool.requireApproval;
+  return core;
+}
+
+export class MCPClientServerProxy extends MCPServerBase {
+  override readonly mcpVersion = 2 as const;
+  private readonly source: ProxySource;
+  private readonly capabilities: ServerCapabilities;
+  private readonly access: ToolAuthorization;
+  private definitions: Record<string, MCPToolDefinition> = {};
+  private toolset: Record<string, MCPTool> = {};
+  /** Listings started and the newest one applied: a slow older listing never overwrites a newer one. */
+  private started = 0;
+  private applied = 0;
+  private gateway: ProxyGateway | undefined;
+
+  /**
+   * Connects the server and lists its tools; the list follows the server's changes from then on
+   * (until `detach()` or the client's disconnect). Use `MCPClient.toMCPServerProxies()`.
+   * @internal
+   */
+  static async open(source: ProxySource): Promise<MCPClientServerProxy> {
+    const client = await source.connection.get();
+    const proxy = new MCPClientServerProxy(source, client.getServerCapabilities() ?? {});
+    // Subscribed before the first listing, so no change can fall between the two.
+    await addHandler(source.connection, source.connection.handlers.toolsChanged, proxy.onToolsChanged);
+    try {
+      await proxy.refresh();
+    } catch (error) {
+      await proxy.detach().catch(() => {});
+      throw error;
+    }
+    return proxy;
+  }
+
+  private constructor(source: ProxySource, capabilities: ServerCapabilities) {
+    const { connection } = source;
+    const info = connection.serverInfo;
+    super({
+      name: info?.name ?? connection.name,
+      version: info?.version ?? '',
+      tools: {},
+      ...(info?.description ? { description: info.description } : {}),
+      ...(connection.instructions ? { instructions: connection.instructions } : {}),
+    });
+    // The server's name in the client config: what `mcpServers: { ...proxies }` registers it under.
+    this.setId(connection.name);
+    this.source = source;
+    this.capabilities = capabilities;
+    this.access = new ToolAuthorization({
+      server: () => ({ id: this.id, name: this.name }),
+      mastra: () => this.mastra,
+    });
+  }
+
+  private get label(): string {
+    return `MCP server proxy '${this.id}'`;
+  }
+
+  private readonly onToolsChanged = () => {
+    this.refresh().catch((error: unknown) => {
+      this.logger.warn(`${this.label}: refreshing tools after a list change failed: ${messageOf(error)}`);
+    });
+  };
+
+  /** A live listing; it becomes `tools()` unless a newer listing was applied first. */
+  private async refresh(): Promise<void> {
+    const round = ++this.started;
+    const { definitions, tools } = await this.source.listTools();
+    if (round < this.applied) return;
+    this.applied = round;
+    this.definitions = definitions;
+    this.toolset = tools;
+    this.convertedTools = this.convertTools();
+  }
+
+  /** Called by the base constructor (before the fields exist) and by Mastra on registration. */
+  convertTools(): Record<string, InternalCoreTool> {
+    const converted: Record<string, InternalCoreTool> = {};
+    for (const [name, tool] of Object.entries(this.toolset ?? {})) {
+      const definition = this.definitions[name];
+      if (definition) converted[name] = coreTool(definition, tool);
+    }
+    return converted;
+  }
+
+  getServerInfo(): ServerInfo {
+    return registryServerInfo(this);
+  }
+
+  getServerDetail(): ServerDetailInfo {
+    return registryServerDetail(this);
+  }
+
+  async getToolListInfo(): Promise<{ tools: ProxyToolInfo[] }> {
+    await this.refresh();
+    return { tools: Object.values(this.definitions).map(toolInfo) };
+  }
+
+  async getToolInfo(toolId: string): Promise<ProxyToolInfo | undefined> {
+    await this.refresh();
+    const definition = this.definitions[toolId];
+    return definition ? toolInfo(definition) : undefined;
+  }
+
+  /**
+   * Calls the remote tool through the client's tool: its argument validation, timeout and errors,
+   * and no approval step (a direct call, as Studio makes). With an FGA provider on the Mastra
+   * instance, `requestContext.get('user')` must be allowed to call it, as for MCPServer.
+   */
+  async executeTool(
+    toolId: string,
+    args: unknown,
+    executionContext?: { messages?: unknown[]; toolCallId?: string; requestContext?: RequestContext },
+  ): Promise<MCPToolExecutionResultV2> {
+    if (!this.toolset[toolId]) await this.refresh();
+    const tool = this.toolset[toolId];
+    if (!tool?.execute) {
+      const known = Object.keys(this.toolset);
+      throw new MastraError({
+        id: 'MCP_CLIENT_PROXY_TOOL_NOT_FOUND',
+        domain: 'MCP',
+        category: 'USER',
+        text: `Tool '${toolId}' not found on ${this.label}; the server lists ${known.length ? known.map((name) => `'${name}'`).join(', ') : 'no tools'}`,
+        details: { toolId, serverId: this.id },
+      });
+    }
+    const requestContext = executionContext?.requestContext ?? new RequestContext();
+    await this.access.requireDirect(toolId, requestContext);
+    const output = await tool.execute(args, {
+      requestContext,
+      ...(executionContext?.messages ? { messages: executionContext.messages } : {}),
+      ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
+    } as never);
+    if (isValidationError(output)) {
+      throw new MastraError({
+        id: 'MCP_CLIENT_PROXY_INVALID_TOOL_INPUT',
+        domain: 'MCP',
+        category: 'USER',
+        text: `${this.label}: the arguments for tool '${toolId}' do not match its input schema: ${output.message}`,
+        details: { toolId, serverId: this.id },
+      });
+    }
+    return { status: 'completed', output };
+  }
+
+  /** One listing of this server, its failure as a MastraError naming the server. */
+  private async listed<T>(
+    id: Uppercase<string>,
+    what: string,
+    list: (connection: ServerConnection) => Promise<T>,
+  ): Promise<T> {
+    const { connection } = this.source;
+    try {
+      return await list(connection);
+    } catch (error) {
+      throw wrap(id, what, connection, error);
+    }
+  }
+
+  /** The server's resources as listed, `_meta` and `mimeType` included (MCP Apps `ui://` ones too). */
+  async listResources() {
+    return {
+      resources: await this.listed('MCP_CLIENT_LIST_RESOURCES_FAILED', 'listing resources', listResourcesOn),
+    };
+  }
+
+  async readResource(uri: string) {
+    return this.source.readResource(this.source.connection.name, uri);
+  }
+
+  async listPrompts() {
+    return { prompts: await this.listed('MCP_CLIENT_LIST_PROMPTS_FAILED', 'listing prompts', listPromptsOn) };
+  }
+
+  async getPrompt({
+    name,
+    args,
+    version,
+  }: {
+    name: string;
+    args?: Record<string, string>;
+    version?: string;
+  }) {
+    return this.source.getPrompt({
+      serverName: this.source.connection.name,
+      name,
+      ...(args ? { args } : {}),
+      ...(version !== undefined ? { version } : {}),
+    });
+  }
+
+  private gatewayOf(): ProxyGateway {
+    this.gateway ??= new ProxyGateway(
+      {
+        connection: this.source.connection,
+        info: { name: this.name, version: this.version },
+        instructions: this.instructions,
+        capabilities: this.capabilities,
+        access: this.access,
+        outputSchemaOf: (tool) => this.definitions[tool]?.outputSchema,
+      },
+      () => this.label,
+      () => this.logger,
+    );
+    return this.gateway;
+  }
+
+  /** Serves the proxied server over Streamable HTTP at `httpPath` (both protocol eras), as MCPServer does. */
+  async startHTTP(options: MCPServerHTTPOptions): Promise<void> {
+    await this.gatewayOf().serveHttp(options);
+  }
+
+  /** Serves the proxied server on this process's stdin/stdout. */
+  async startStdio(): Promise<void> {
+    await this.gatewayOf().serveStdio();
+  }
+
+  getStdioTransport() {
+    return this.gateway?.stdioTransport;
+  }
+
+  /**
+   * Stops following the server's tool list, for a proxy `toMCPServerProxies()` does not hand out.
+   * @internal
+   */
+  async detach(): Promise<void> {
+    const { connection } = this.source;
+    await removeHandler(connection, connection.handlers.toolsChanged, this.onToolsChanged);
+  }
+
+  /**
+   * Closes the gateway (its sessions, stdio and list-changed forwarding). The client's connection
+   * stays open and `tools()` keeps following the server: `client.disconnect()` ends both.
+   */
+  async close(): Promise<void> {
+    const gateway = this.gateway;
+    this.gateway = undefined;
+    await gateway?.close();
+  }
+}
