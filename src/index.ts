@@ -70,6 +70,11 @@ export {
   type RedisServerEventBusOptions,
   type RedisSubscriberClient,
 } from './redis/event-bus.js';
+export {
+  RedisMCPEventStore,
+  type RedisMCPEventStoreOptions,
+  type RedisMCPEventStoreSubscriber,
+} from './redis/event-store.js';
 export type { RedisStoreOptions } from './redis/key-value.js';
 export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './redis/oauth-storage.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';

@@ -1,4 +1,4 @@
-import { MCPServer, RedisServerEventBus } from 'mastra-mcp';
+import { MCPServer, RedisMCPEventStore, RedisServerEventBus } from 'mastra-mcp';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
@@ -13,6 +13,11 @@ export const server = new MCPServer({
   version: '1.0.0',
   tools: {}, // the same tools, agents and workflows on every instance
   notifications: { bus: new RedisServerEventBus({ client: redis, subscriber }) },
+  events: {
+    types: { 'forecast.changed': { description: 'The forecast changed' } },
+    // One history for every instance: a cursor one instance issued resumes on any other
+    store: new RedisMCPEventStore({ client: redis, subscriber, serverId: 'weather' }),
+  },
 });
 
 // Every listening client of every instance hears it: 2026-07-28 listen streams and legacy sessions.

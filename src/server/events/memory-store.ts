@@ -5,6 +5,7 @@
  * per instance: cursors from before a restart are recognised as foreign.
  */
 import { randomUUID } from 'node:crypto';
+import { ReadScan } from './read-scan.js';
 import type {
   InMemoryMCPEventStoreOptions,
   MCPEventOccurrence,
@@ -59,30 +60,10 @@ export class InMemoryMCPEventStore implements MCPEventStore {
     if (!log)
       return { events: [], from: after, position: String(this.seq), truncated: false, hasMore: false };
     this.prune(log);
-    let from = Math.max(start, log.droppedThrough);
-    const events: MCPStoredEvent[] = [];
-    let position = from;
-    let hasMore = false;
-    for (let index = firstAfter(log.entries, from); index < log.entries.length; index += 1) {
-      const entry = log.entries[index] as Entry;
-      if (filter.notBefore !== undefined && Date.parse(entry.occurrence.timestamp) < filter.notBefore) {
-        if (events.length === 0) from = entry.seq;
-        position = entry.seq;
-        continue;
-      }
-      if (filter.match && !filter.match(entry.occurrence)) {
-        position = entry.seq;
-        continue;
-      }
-      if (events.length >= limit) {
-        hasMore = true;
-        break;
-      }
-      events.push({ position: String(entry.seq), occurrence: entry.occurrence });
-      position = entry.seq;
-    }
-    if (!hasMore) position = this.seq;
-    return { events, from: String(from), position: String(position), truncated: from > start, hasMore };
+    const from = Math.max(start, log.droppedThrough);
+    const scan = new ReadScan(from, filter, limit, String);
+    scan.take(log.entries, firstAfter(log.entries, from));
+    return scan.result(start, this.seq);
   }
 
   async head(): Promise<string> {

@@ -85,7 +85,10 @@ export interface MCPEventStoreReadResult {
 /**
  * Where occurrences live. Positions are opaque strings the store orders; the server wraps them
  * in cursors together with `epoch`, so a cursor from another epoch (a restarted in-memory store)
- * is detected and answered with `truncated: true`. Implementations must be safe for concurrent
+ * is detected and answered with `truncated: true`. A store whose epoch lives elsewhere (Redis)
+ * may keep `epoch` fixed and carry its epoch inside each position instead: `readAfter` then
+ * answers a position of another epoch itself, as a foreign cursor is answered (no events,
+ * `truncated`, `from` and `position` at the head). Implementations must be safe for concurrent
  * use within one process.
  */
 export interface MCPEventStore {
