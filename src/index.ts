@@ -76,6 +76,7 @@ export {
   type RedisMCPEventStoreSubscriber,
 } from './redis/event-store.js';
 export type { RedisStoreOptions } from './redis/key-value.js';
+export { RedisEventStore, type RedisEventStoreOptions } from './redis/legacy-event-store.js';
 export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './redis/oauth-storage.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
@@ -115,7 +116,13 @@ export type {
   MCPServerWebhookRetryOptions,
   MCPStoredEvent,
 } from './server/events/types.js';
+export {
+  type MCPServerRequestStateOptions,
+  type RequestStateKey,
+  requestStateInstance,
+} from './server/request-state.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
+export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export { SSETransport } from './server/transports/hono-sse.js';
 export type {
   AppResource,
@@ -136,3 +143,4 @@ export type {
   ResourceTemplate,
   StreamableHTTPServerTransportOptions,
 } from './server/types.js';
+export { MCP_INSTANCE_ID_HEADER } from './shared/instance-header.js';

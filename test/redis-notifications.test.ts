@@ -9,13 +9,12 @@
  * channel's messages in order, so once that later event has arrived everywhere, a duplicate or an
  * echo of the first one would have arrived too.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { MastraError } from '@mastra/core/error';
 import type { Client } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPServer, RedisServerEventBus } from '../src/index.js';
+import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
 import { until } from './fixtures/signals-agent.js';
 import { connectHttp, type Era } from './helpers.js';
@@ -29,60 +28,6 @@ type Method =
   | 'notifications/resources/list_changed'
   | 'notifications/resources/updated'
   | 'notifications/message';
-
-interface Instance {
-  child: ChildProcess;
-  url: URL;
-  logged: string[];
-  exit: Promise<number | null>;
-  send(command: Record<string, unknown>): Promise<void>;
-}
-
-let nextCommand = 0;
-
-async function startInstance(redisUrl: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/redis-instance.ts', redisUrl], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const logged: string[] = [];
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  let onPort: (port: number) => void = () => {};
-  const port = new Promise<number>((resolve, reject) => {
-    onPort = resolve;
-    void exit.then((code) => reject(new Error(`instance exited (${code}) before serving:\n${stderr}`)));
-  });
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-    const message = JSON.parse(line) as {
-      port?: number;
-      done?: number;
-      failed?: number;
-      error?: string;
-      logged?: string;
-    };
-    if (message.port !== undefined) onPort(message.port);
-    if (message.logged !== undefined) logged.push(message.logged);
-    if (message.done !== undefined) waiting.get(message.done)?.resolve();
-    if (message.failed !== undefined) waiting.get(message.failed)?.reject(new Error(message.error));
-  });
-  const url = new URL(`http://127.0.0.1:${await port}/mcp`);
-  return {
-    child,
-    url,
-    logged,
-    exit,
-    send: (command) => {
-      const id = ++nextCommand;
-      const settled = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      child.stdin?.write(`${JSON.stringify({ id, ...command })}\n`);
-      return settled;
-    },
-  };
-}
 
 interface Listener {
   era: Era;
@@ -154,11 +99,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const close of onCleanup) await close().catch(() => {});
   await Promise.allSettled(listeners.map((l) => l.client.close()));
-  for (const instance of instances) {
-    if (instance.child.exitCode === null && instance.child.signalCode === null)
-      instance.child.kill('SIGKILL');
-    await instance.exit;
-  }
+  await Promise.all(instances.map((instance) => instance.kill()));
   await admin?.close();
   await redis?.close();
 });
@@ -285,14 +226,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
     for (const close of onCleanup.splice(0)) await close();
     await Promise.all(listeners.map((l) => l.client.close()));
     listeners = [];
-    for (const instance of instances) instance.child.stdin?.end();
-    const codes = await Promise.race([
-      Promise.all(instances.map((i) => i.exit)),
-      new Promise<'hung'>((resolve) => {
-        const timer = setTimeout(() => resolve('hung'), 15_000);
-        timer.unref();
-      }),
-    ]);
+    const codes = await Promise.all(instances.map((instance) => instance.stop()));
     expect(codes).toEqual([0, 0, 0]);
     expect(await subscribers()).toBe(0);
   });

@@ -34,6 +34,7 @@ import {
   sseTransport,
   streamableTransport,
 } from './transport/http.js';
+import { withInstanceAffinity } from './transport/instance-affinity.js';
 import { stdioTransport } from './transport/stdio.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
@@ -412,7 +413,9 @@ export class ServerConnection {
   ): Promise<T> {
     const client = await this.get();
     try {
-      return await requestContextScope.run(requestContext ?? null, () => operation(client));
+      return await requestContextScope.run(requestContext ?? null, () =>
+        withInstanceAffinity(() => operation(client)),
+      );
     } catch (error) {
       // allowedHosts refused a host: reported as it is, never retried.
       const blocked = hostNotAllowed(error);
@@ -424,7 +427,9 @@ export class ServerConnection {
         this.log('info', 'the server forgot the session; reconnecting');
         await this.drop(client);
         const fresh = await this.get();
-        return await requestContextScope.run(requestContext ?? null, () => operation(fresh));
+        return await requestContextScope.run(requestContext ?? null, () =>
+          withInstanceAffinity(() => operation(fresh)),
+        );
       }
       if (isConnectionLoss(error) && this.client === client) await this.drop(client);
       throw error;

@@ -37,6 +37,7 @@ import {
   type ProtocolInstance,
 } from './protocol-server.js';
 import { ToolRegistry } from './registry.js';
+import { resolveRequestState } from './request-state.js';
 import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
@@ -80,7 +81,7 @@ export class MCPServer extends MCPServerBase {
   /** Assigned by `convertTools()`, which the base constructor calls before our fields exist. */
   declare private registry: ToolRegistry;
   private readonly connections: Connections;
-  private readonly suspended = new SuspendedCalls();
+  private readonly suspended: SuspendedCalls;
   private readonly host: ProtocolHost;
   private readonly http: StreamableHttpEndpoint;
   private readonly sse: SseEndpoint;
@@ -122,6 +123,8 @@ export class MCPServer extends MCPServerBase {
     this.appResources = config.appResources;
     this.mapAuthInfoToUser = config.mapAuthInfoToUser;
     this.fga = config.fga;
+    const requestState = resolveRequestState(this.id, config.requestState);
+    this.suspended = new SuspendedCalls(requestState);
     this.connections = new Connections(this.logger, busMembership(config, this.id));
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
@@ -163,6 +166,7 @@ export class MCPServer extends MCPServerBase {
       createInstance: (mode, scope) => this.createInstance(mode, scope),
       connections: this.connections,
       onerror,
+      ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
     });
     this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);
     this.honoSse = new HonoSseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);

@@ -3,11 +3,14 @@
  * for input stays suspended in memory; the `tools/call` answers `input_required` with signed,
  * short-lived request state; the client's retry carries the answer and resumes the same
  * execution. Each state is single use: once answered (or expired) it no longer matches.
+ *
+ * The run waits in this instance's memory, so the state names the instance: with a key shared by
+ * every instance (request-state.ts) a retry that reaches another one verifies there and is refused
+ * with `-32602`, `data.reason` 'wrong_instance' and the holder's id, never answered by a fresh run.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
-  createRequestStateCodec,
   type ElicitResult,
   fromJsonSchema,
   type InputRequiredResult,
@@ -18,15 +21,22 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { MCP_INSTANCE_ID_HEADER } from '../shared/instance-header.js';
+import { localRequestState, type ResolvedRequestState, rotatingCodec } from './request-state.js';
 import { formatIssues } from './tool-schema.js';
 import type { ElicitationRequest } from './types.js';
 
 /** How long a suspended tool waits for the client's answer before its elicitation is cancelled. */
 export const SUSPENDED_CALL_TTL_SECONDS = 300;
 
+/** `data.reason` of the error a retry gets on an instance that does not hold its suspended call. */
+export const WRONG_INSTANCE_REASON = 'wrong_instance';
+
 interface SuspendedState {
   callId: string;
   key: string;
+  /** The instance holding the run (routers read it with `requestStateInstance()`). */
+  instance: string;
 }
 
 interface Question {
@@ -81,9 +91,11 @@ class SuspendedCall {
 export class SuspendedCalls {
   private readonly calls = new Map<string, SuspendedCall>();
   readonly codec: RequestStateCodec<SuspendedState>;
+  readonly instanceId: string;
 
-  constructor(key: Uint8Array = randomBytes(32)) {
-    this.codec = createRequestStateCodec<SuspendedState>({ key, ttlSeconds: SUSPENDED_CALL_TTL_SECONDS });
+  constructor({ keys, instanceId }: Pick<ResolvedRequestState, 'keys' | 'instanceId'> = localRequestState()) {
+    this.codec = rotatingCodec<SuspendedState>(keys, SUSPENDED_CALL_TTL_SECONDS);
+    this.instanceId = instanceId;
   }
 
   /**
@@ -112,12 +124,21 @@ export class SuspendedCalls {
   }
 
   private resume(ctx: ServerContext, state: SuspendedState, toolName: string): SuspendedCall {
+    if (state.instance !== this.instanceId) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool '${toolName}': this retry belongs to a call suspended on server instance '${state.instance}' ` +
+          `but reached instance '${this.instanceId}'; send it to '${state.instance}' (route by the ` +
+          `${MCP_INSTANCE_ID_HEADER} header, see docs/DEPLOYMENT.md) or call the tool again`,
+        { reason: WRONG_INSTANCE_REASON, instanceId: state.instance, receivedBy: this.instanceId },
+      );
+    }
     const call = this.calls.get(state.callId);
     if (!call || call.toolName !== toolName || call.question?.key !== state.key) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Tool '${toolName}': the suspended call this answer belongs to is not waiting any more ` +
-          '(it expired, was already answered, or is held by another server instance); call the tool again',
+          '(it expired, was already answered, or its instance restarted); call the tool again',
       );
     }
     const response = ctx.mcpReq.inputResponses?.[state.key];
@@ -156,7 +177,7 @@ export class SuspendedCalls {
     this.calls.set(call.id, call);
     return inputRequired({
       inputRequests: { [question.key]: inputRequired.elicit(question.request) },
-      requestState: await this.codec.mint({ callId: call.id, key: question.key }),
+      requestState: await this.codec.mint({ callId: call.id, key: question.key, instance: this.instanceId }),
     });
   }
 

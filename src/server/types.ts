@@ -17,6 +17,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
+import type { MCPServerRequestStateOptions } from './request-state.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
@@ -130,6 +131,12 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    * them. Needs an explicit `id`, the same on every instance. Default: this process only.
    */
   notifications?: { bus?: MCPServerEventBus };
+  /**
+   * Instances of one server behind one URL: the key every instance signs and verifies 2026-07-28
+   * `input_required` state with, and this instance's name, sent as the `Mcp-Instance-Id` response
+   * header for sticky retries (docs/DEPLOYMENT.md). Default: a random key and name per process.
+   */
+  requestState?: MCPServerRequestStateOptions;
 }
 
 /**

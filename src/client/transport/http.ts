@@ -3,7 +3,8 @@
  * `fetch` the request context of the operation that caused it (null during the handshake) and,
  * with `allowedHosts`, refuses hosts the list does not name (allowed-hosts.ts). Streamable HTTP is
  * tried first; a server that refuses it at connect gets the legacy SSE transport (the older page's
- * compatibility path), with `eventSourceInit` honoured.
+ * compatibility path), with `eventSourceInit` honoured. The transports' fetch also echoes the
+ * answering instance on `input_required` retries (instance-affinity.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestContext } from '@mastra/core/request-context';
@@ -15,6 +16,7 @@ import {
 import { httpStatusOf } from '../errors.js';
 import type { HttpServerDefinition } from '../types.js';
 import { allowedHostsFetch, hostNotAllowed } from './allowed-hosts.js';
+import { instanceAffinityFetch } from './instance-affinity.js';
 
 /** The request context of the operation in progress, for the custom fetch. */
 export const requestContextScope = new AsyncLocalStorage<RequestContext | null>();
@@ -41,7 +43,7 @@ function transportOptions(
   customFetch = !!definition.fetch,
 ) {
   return {
-    fetch: serverFetch(definition, serverName),
+    fetch: instanceAffinityFetch(serverFetch(definition, serverName)),
     ...(definition.allowedHosts && !customFetch ? { redirectPolicy: 'follow' as const } : {}),
     ...(definition.requestInit ? { requestInit: definition.requestInit } : {}),
     ...(definition.authProvider ? { authProvider: definition.authProvider } : {}),

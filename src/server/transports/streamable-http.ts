@@ -16,11 +16,13 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
+import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import type { Connections, LiveConnection } from '../connections.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { hostGuardRejection } from './host-guard.js';
 import { readJsonBody, sendJsonRpcError } from './node-http.js';
+import { sessionEventStore } from './session-event-store.js';
 import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
@@ -29,6 +31,8 @@ export interface HttpEndpointDeps {
   createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance;
   connections: Connections;
   onerror(error: Error): void;
+  /** Set with the `requestState` option: every response names this instance (sticky retries). */
+  instanceId?: string;
 }
 
 interface LegacySession {
@@ -67,6 +71,7 @@ export class StreamableHttpEndpoint {
     res: ServerResponse,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
+    if (this.deps.instanceId) res.setHeader(MCP_INSTANCE_ID_HEADER, this.deps.instanceId);
     const rejection = hostGuardRejection(req, options);
     if (rejection) {
       sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
@@ -166,7 +171,9 @@ export class StreamableHttpEndpoint {
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: options.sessionIdGenerator ?? randomUUID,
       enableJsonResponse: options.enableJsonResponse ?? false,
-      ...(options.eventStore ? { eventStore: options.eventStore } : {}),
+      ...(options.eventStore
+        ? { eventStore: sessionEventStore(options.eventStore, () => transport.sessionId, this.deps.onerror) }
+        : {}),
       onsessioninitialized: (id) => {
         connection.sessionId = id;
         this.sessions.set(id, { transport, untrack, server: instance.server });
