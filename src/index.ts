@@ -78,6 +78,11 @@ export {
 export type { RedisStoreOptions } from './redis/key-value.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis/legacy-event-store.js';
 export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './redis/oauth-storage.js';
+export {
+  RedisWebhookQueue,
+  type RedisWebhookQueueOptions,
+  WEBHOOK_ENQUEUE_FAILED,
+} from './redis/webhook-queue.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,
@@ -116,6 +121,7 @@ export type {
   MCPServerWebhookRetryOptions,
   MCPStoredEvent,
 } from './server/events/types.js';
+export type { MCPWebhookQueue } from './server/events/webhook-delivery.js';
 export {
   type MCPServerRequestStateOptions,
   type RequestStateKey,

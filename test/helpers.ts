@@ -140,3 +140,10 @@ export function answerElicitations(
     content: answer(request.params.message),
   }));
 }
+
+/** What `promise` rejected with, or undefined when it resolved. */
+export const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );

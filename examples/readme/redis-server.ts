@@ -1,11 +1,13 @@
-import { MCPServer, RedisMCPEventStore, RedisServerEventBus } from 'mastra-mcp';
+import { MCPServer, RedisMCPEventStore, RedisServerEventBus, RedisWebhookQueue } from 'mastra-mcp';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
   console.error('redis:', e.message),
 );
 const subscriber = redis.duplicate().on('error', (e) => console.error('redis (subscriber):', e.message));
-await Promise.all([redis.connect(), subscriber.connect()]); // pub/sub needs a connection of its own
+const reader = redis.duplicate().on('error', (e) => console.error('redis (reader):', e.message));
+// pub/sub and the webhook queue's blocking reads each need a connection of their own
+await Promise.all([redis.connect(), subscriber.connect(), reader.connect()]);
 
 export const server = new MCPServer({
   id: 'weather', // the same on every instance: the bus channel is named after it
@@ -17,6 +19,8 @@ export const server = new MCPServer({
     types: { 'forecast.changed': { description: 'The forecast changed' } },
     // One history for every instance: a cursor one instance issued resumes on any other
     store: new RedisMCPEventStore({ client: redis, subscriber, serverId: 'weather' }),
+    // Webhook subscriptions made on any instance, each delivery sent by one instance
+    webhook: { queue: new RedisWebhookQueue({ client: redis, reader, serverId: 'weather' }) },
   },
 });
 

@@ -130,7 +130,8 @@ export class EventTypes {
     return { type, args, match: this.matcher(type, args) };
   }
 
-  private matcher(type: EventType, args: Record<string, unknown>) {
+  /** Whether an occurrence belongs to a subscription with `args` (the type's `matches`, failures logged as no). */
+  matcher(type: EventType, args: Record<string, unknown>) {
     const matches = type.config.matches;
     if (!matches) return () => true;
     return (occurrence: MCPEventOccurrence) => {

@@ -40,7 +40,8 @@ import type {
   MCPServerEventsConfig,
 } from './types.js';
 import { sleep } from './wakeup.js';
-import { defaultPrincipal, resolveWebhookOptions, WebhookSubscriptions } from './webhooks.js';
+import { defaultPrincipal, resolveWebhookOptions } from './webhook-options.js';
+import { WebhookSubscriptions } from './webhooks.js';
 
 /** How long `close()` waits for push streams to write their last frames. */
 const CLOSE_GRACE_MS = 5000;
@@ -90,6 +91,7 @@ export class EventsService {
     if (config && config.webhook !== false) {
       this.webhooks = new WebhookSubscriptions({
         options: resolveWebhookOptions(config.webhook),
+        queue: config.webhook?.queue,
         types: this.types,
         log: this.log,
         logger,
@@ -223,6 +225,7 @@ export class EventsService {
     };
     const stored = await this.log.store.append(occurrence);
     if (!this.log.store.watch) this.wake(name);
+    await this.webhooks?.published(stored);
     return { ...occurrence, cursor: this.log.cursor(type, stored.position) };
   }
 

@@ -5,6 +5,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { EventDeliveryMode } from '../../events/wire.js';
+import type { MCPWebhookQueue } from './webhook-delivery.js';
 
 /** An occurrence as the server stores it: the wire occurrence without a subscription cursor. */
 export type MCPEventOccurrence = {
@@ -156,6 +157,11 @@ export interface MCPServerWebhookOptions {
   fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
   /** The caller's canonical identity (default: token subject, else client id, else a token digest). */
   principal?: (authInfo: AuthInfo) => string | undefined;
+  /**
+   * Where subscriptions live and how deliveries run. Default: in this process, one loop per
+   * subscription. A `RedisWebhookQueue` shares them between the instances of a scaled-out server.
+   */
+  queue?: MCPWebhookQueue;
 }
 
 export interface MCPServerEventsConfig {

@@ -1,0 +1,47 @@
+/**
+ * The `events.webhook` option with its defaults filled in, and the default principal (who a
+ * webhook subscription belongs to).
+ */
+import { createHash } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { MCPServerWebhookOptions } from './types.js';
+
+export type ResolvedWebhookOptions = Required<
+  Omit<MCPServerWebhookOptions, 'retry' | 'principal' | 'queue'>
+> & {
+  retry: { attempts: number; initialDelayMs: number; maxDelayMs: number };
+  principal: (authInfo: AuthInfo) => string | undefined;
+};
+
+export function resolveWebhookOptions(options: MCPServerWebhookOptions = {}): ResolvedWebhookOptions {
+  const minTtlMs = Math.max(1000, options.minTtlMs ?? 60_000);
+  const maxTtlMs = Math.max(minTtlMs, options.maxTtlMs ?? 24 * 60 * 60 * 1000);
+  return {
+    maxSubscriptions: options.maxSubscriptions ?? 1000,
+    minTtlMs,
+    maxTtlMs,
+    defaultTtlMs: Math.min(maxTtlMs, Math.max(minTtlMs, options.defaultTtlMs ?? 60 * 60 * 1000)),
+    retry: {
+      attempts: Math.max(1, options.retry?.attempts ?? 5),
+      initialDelayMs: Math.max(0, options.retry?.initialDelayMs ?? 1000),
+      maxDelayMs: Math.max(0, options.retry?.maxDelayMs ?? 5 * 60 * 1000),
+    },
+    timeoutMs: options.timeoutMs ?? 10_000,
+    suspendAfter: Math.max(1, options.suspendAfter ?? 3),
+    secretGraceMs: options.secretGraceMs ?? 5 * 60 * 1000,
+    verificationTtlMs: options.verificationTtlMs ?? 24 * 60 * 60 * 1000,
+    allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    principal: options.principal ?? defaultPrincipal,
+  };
+}
+
+/** The token's subject, else its client id, else a digest of the token (an API key's identity). */
+export function defaultPrincipal(authInfo: AuthInfo): string | undefined {
+  const subject = authInfo.extra?.subject ?? authInfo.extra?.sub;
+  if (typeof subject === 'string' && subject) return `sub:${subject}`;
+  if (authInfo.clientId) return `client:${authInfo.clientId}`;
+  if (authInfo.token)
+    return `token:${createHash('sha256').update(authInfo.token).digest('hex').slice(0, 32)}`;
+  return undefined;
+}
