@@ -38,6 +38,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { processCpuMs } from './support.js';
 
 const BENCH_FILE = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(BENCH_FILE), '..');
@@ -409,21 +410,6 @@ interface Measurement {
   clientCpuUs: number;
   memory: MemoryReport | undefined;
   firstError?: string;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** utime + stime of a process in milliseconds, read from /proc (Linux). */
-function processCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
 }
 
 function percentile(sorted: Float64Array, p: number): number {

@@ -1,9 +1,11 @@
 /**
- * Helpers shared by the client-side benches (bench/client.ts, bench/catalog.ts, bench/events.ts):
- * statistics, formatting, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
+ * Helpers shared by the benches (bench/client.ts, bench/catalog.ts, bench/events.ts, bench/scale.ts;
+ * bench/server.ts for the CPU reading): statistics, formatting, a process' CPU time, and the server
+ * fixtures run as child processes on 127.0.0.1 ephemeral ports.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export const MODERN = '2026-07-28';
@@ -19,6 +21,21 @@ export const percentile = (values: number[], p: number) => {
 };
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}x`;
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** utime + stime of a process in milliseconds, read from /proc (Linux); undefined elsewhere. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ServerChild {
   urls: URL[];
