@@ -14,7 +14,15 @@ import { z } from 'zod';
 import { toolCallingModel } from '../examples/mock-model.js';
 import { type MastraMCPServerDefinition, MCPClient, MCPServer } from '../src/index.js';
 import { probeTool, RuleFGA } from './fixtures/rule-fga.js';
-import { tracedObservability, tracedServer } from './fixtures/traced.js';
+import {
+  CALLER,
+  CALLER_TRACEPARENT,
+  INSPECT_CALL_ATTRIBUTES,
+  type Link,
+  linksOf,
+  servedTraced,
+  tracedObservability,
+} from './fixtures/traced.js';
 import { connectHttp, type Era, serveHttp, textOf } from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -22,28 +30,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-type Link = { traceId: string; spanId: string; kind: string };
-const CALLER = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
-const CALLER_TRACEPARENT = `00-${CALLER.traceId}-${CALLER.spanId}-01`;
-
-function linksOf(span: AnyExportedSpan | undefined): Link[] | undefined {
-  return span?.metadata?.links as Link[] | undefined;
-}
-
 function only<T>(items: T[], what: string): T {
   expect(items, what).toHaveLength(1);
   return items[0] as T;
-}
-
-async function servedTraced() {
-  const traced = tracedServer();
-  const http = await serveHttp(traced.server);
-  cleanups.push(
-    () => traced.observability.shutdown(),
-    () => http.close(),
-    () => traced.server.close(),
-  );
-  return { ...traced, http };
 }
 
 function mcpClient(servers: Record<string, MastraMCPServerDefinition>) {
@@ -85,7 +74,7 @@ describe('trace context from a traced agent to an MCPServer on another Mastra in
   it.each<Era>(['modern', 'legacy'])(
     '%s over HTTP: the spans link both ways and the tool spans nest',
     async (era) => {
-      const server = await servedTraced();
+      const server = await servedTraced(cleanups);
       const protocolVersion = era === 'modern' ? '2026-07-28' : 'legacy';
       const client = mcpClient({ traced: { url: server.http.mcpUrl, protocolVersion } });
       const caller = await tracedAgent(client, 'traced_inspect');
@@ -102,10 +91,7 @@ describe('trace context from a traced agent to an MCPServer on another Mastra in
       const serverSpan = expectLinked(toolCall, server.exporter);
       expect(server.seen).toEqual([{ traceparent: `00-${toolCall.traceId}-${toolCall.id}-01` }]);
       expect(serverSpan.attributes).toMatchObject({
-        mcpMethod: 'tools/call',
-        targetName: 'inspect',
-        mcpServer: 'Traced Server',
-        serverVersion: '2.1.0',
+        ...INSPECT_CALL_ATTRIBUTES,
         mcpProtocolVersion: era === 'modern' ? '2026-07-28' : expect.stringMatching(/^2025-/),
         clientName: expect.any(String),
       });
@@ -163,7 +149,7 @@ describe('trace context from other callers', () => {
   });
 
   it('a workflow step calling an MCP tool: the step span links to the server span and back', async () => {
-    const server = await servedTraced();
+    const server = await servedTraced(cleanups);
     const client = mcpClient({ traced: { url: server.http.mcpUrl } });
     const tools = await client.listTools();
     const step = createStep({
@@ -197,7 +183,7 @@ describe('trace context from other callers', () => {
   });
 
   it('the traceContext client option wins over the tool-call span, and the reply still links back', async () => {
-    const server = await servedTraced();
+    const server = await servedTraced(cleanups);
     const sent = { traceparent: CALLER_TRACEPARENT, tracestate: 'vendor=opaque', baggage: 'tenant=7' };
     const client = mcpClient({ traced: { url: server.http.mcpUrl, traceContext: () => sent } });
     const caller = await tracedAgent(client, 'traced_inspect');
@@ -238,7 +224,7 @@ describe('received trace context on the server', () => {
   it.each(malformed)(
     'ignores a traceparent with %s: no trace context, no link, the call works',
     async (_what, value) => {
-      const server = await servedTraced();
+      const server = await servedTraced(cleanups);
       const client = await connectHttp(server.http.mcpUrl, 'modern');
       cleanups.push(() => client.close());
       const result = await client.callTool({
@@ -259,7 +245,7 @@ describe('received trace context on the server', () => {
   );
 
   it('keeps a valid traceparent (of a later version too) and drops an oversized tracestate and a baggage with control characters', async () => {
-    const server = await servedTraced();
+    const server = await servedTraced(cleanups);
     const client = await connectHttp(server.http.mcpUrl, 'legacy');
     cleanups.push(() => client.close());
     const future = `01-${ids.traceId}-${ids.spanId}-01-future-field`;
@@ -282,7 +268,7 @@ describe('received trace context on the server', () => {
   it.each<Era>(['modern', 'legacy'])(
     '%s: resources/read and prompts/get run in linked request spans named in the reply; a failed request records its error',
     async (era) => {
-      const server = await servedTraced();
+      const server = await servedTraced(cleanups);
       const client = await connectHttp(server.http.mcpUrl, era);
       cleanups.push(() => client.close());
       const _meta = { traceparent: CALLER_TRACEPARENT };

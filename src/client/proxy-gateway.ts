@@ -9,14 +9,18 @@
  *   in `_meta`) never reaches the caller, while a tool result's own `_meta` and every resource's
  *   `_meta` and `mimeType` pass through;
  * - an upstream JSON-RPC error keeps its code; every error names the proxied server;
- * - with an FGA provider on the Mastra instance, tools are filtered and checked as MCPServer does.
+ * - with an FGA provider on the Mastra instance, tools are filtered and checked as MCPServer does;
+ * - tools/call, resources/read and prompts/get are traced as MCPServer traces them (a request span
+ *   linked to the caller, named in the reply) and send the trace context on: the gateway span's
+ *   traceparent, or without observability the caller's validated values (a transparent proxy). The
+ *   gateway span links to the span the upstream names, whose name never reaches the caller as the
+ *   gateway's.
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
 import {
   type CallToolResult,
   type Client,
-  type Implementation,
   SERVER_INFO_META_KEY,
   type ServerCapabilities as UpstreamCapabilities,
   ProtocolError as UpstreamProtocolError,
@@ -26,6 +30,8 @@ import {
   ProtocolErrorCode,
   Server,
   type ServerCapabilities,
+  type ServerContext,
+  TRACEPARENT_META_KEY,
 } from '@modelcontextprotocol/server';
 import { MCP_APPS_EXTENSION_ID } from '../server/app-resources.js';
 import type { ToolAuthorization } from '../server/auth/fga.js';
@@ -33,15 +39,22 @@ import { Connections } from '../server/connections.js';
 import { promptGetParams } from '../server/protocol-server.js';
 import { mcpRequestContext, requestExtra } from '../server/tool-context.js';
 import { errorResult } from '../server/tool-result.js';
+import {
+  forwardedTraceContext,
+  type RequestTrace,
+  type TracedHost,
+  traced,
+} from '../server/trace-context.js';
 import { type StdioServing, serveTrackedStdio } from '../server/transports/stdio.js';
 import { StreamableHttpEndpoint } from '../server/transports/streamable-http.js';
+import { addSpanLink, repliedSpan } from '../shared/trace-context.js';
 import { addHandler, removeHandler } from './actions.js';
 import type { ServerConnection } from './connection.js';
 import { findCause, messageOf } from './errors.js';
 
-export interface GatewayUpstream {
+/** The proxy's id, name/version and Mastra instance (for the request spans), and its upstream. */
+export interface GatewayUpstream extends TracedHost {
   connection: ServerConnection;
-  info: Implementation;
   instructions: string | undefined;
   /** What the server announced when the proxy connected. */
   capabilities: UpstreamCapabilities;
@@ -62,11 +75,21 @@ function gatewayCapabilities(upstream: UpstreamCapabilities): ServerCapabilities
   return capabilities;
 }
 
-/** A tool result without the upstream server's identity in `_meta`. */
-function withoutEnvelope(result: CallToolResult): CallToolResult {
-  if (!result._meta || !(SERVER_INFO_META_KEY in result._meta)) return result;
-  const { [SERVER_INFO_META_KEY]: _upstreamIdentity, ...meta } = result._meta;
-  const { _meta: _envelope, ...rest } = result;
+/** Links the gateway span (when there is one) to the upstream span a reply names (kind `mcp.server`). */
+function linkUpstream(trace: RequestTrace, meta: unknown): void {
+  const upstreamSpan = repliedSpan(meta);
+  if (upstreamSpan) addSpanLink(trace.tracingContext?.currentSpan, { ...upstreamSpan, kind: 'mcp.server' });
+}
+
+/**
+ * A tool result without what is the upstream's, not the gateway's, in `_meta`: its identity, and its
+ * span's name when the gateway has a span of its own (a transparent gateway passes that through).
+ */
+function gatewayResult(result: CallToolResult, trace: RequestTrace): CallToolResult {
+  const keys = trace.tracingContext ? [SERVER_INFO_META_KEY, TRACEPARENT_META_KEY] : [SERVER_INFO_META_KEY];
+  const { _meta: upstreamMeta, ...rest } = result;
+  if (!upstreamMeta || !keys.some((key) => key in upstreamMeta)) return result;
+  const meta = Object.fromEntries(Object.entries(upstreamMeta).filter(([key]) => !keys.includes(key)));
   return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
@@ -90,10 +113,16 @@ export function createGatewayServer(upstream: GatewayUpstream): Server {
     }
   };
   const options = (signal: AbortSignal) => ({ timeout: connection.timeout, signal });
-  const meta = () => {
-    const requestMeta = connection.requestMeta();
+  /** The request `_meta`: a traced request's also carries its trace context upstream. */
+  const meta = (trace?: RequestTrace) => {
+    const requestMeta = connection.requestMeta(trace && forwardedTraceContext(trace));
     return requestMeta ? { _meta: requestMeta } : {};
   };
+  const tracedAs = <R extends object>(
+    ctx: ServerContext,
+    target: string,
+    handle: (trace: RequestTrace) => Promise<R>,
+  ) => traced(upstream, server, ctx, target, handle);
 
   if (upstream.capabilities.tools) {
     server.setRequestHandler('tools/list', async (_request, ctx) => {
@@ -104,19 +133,23 @@ export function createGatewayServer(upstream: GatewayUpstream): Server {
       const extra = requestExtra(ctx);
       return { tools: await upstream.access.visible(tools, mcpRequestContext(extra), extra) };
     });
-    server.setRequestHandler('tools/call', async (request, ctx) => {
+    server.setRequestHandler('tools/call', (request, ctx) => {
       const { name } = request.params;
-      const extra = requestExtra(ctx);
-      const requestContext = mcpRequestContext(extra);
-      const refusal = await upstream.access.refusal(name, requestContext, extra);
-      if (refusal) return errorResult(refusal);
-      const result = await forward(`calling tool '${name}'`, (client) =>
-        client.callTool(
-          { name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}), ...meta() },
-          options(ctx.mcpReq.signal),
-        ),
-      );
-      return server.projectCallToolResult(withoutEnvelope(result), upstream.outputSchemaOf(name));
+      return tracedAs(ctx, name, async (trace) => {
+        const extra = requestExtra(ctx);
+        const requestContext = mcpRequestContext(extra);
+        const refusal = await upstream.access.refusal(name, requestContext, extra);
+        if (refusal) return errorResult(refusal);
+        const args = request.params.arguments;
+        const result = await forward(`calling tool '${name}'`, (client) =>
+          client.callTool(
+            { name, ...(args ? { arguments: args } : {}), ...meta(trace) },
+            options(ctx.mcpReq.signal),
+          ),
+        );
+        linkUpstream(trace, result._meta);
+        return server.projectCallToolResult(gatewayResult(result, trace), upstream.outputSchemaOf(name));
+      });
     });
   }
 
@@ -133,12 +166,15 @@ export function createGatewayServer(upstream: GatewayUpstream): Server {
       );
       return { resourceTemplates };
     });
-    server.setRequestHandler('resources/read', async (request, ctx) => {
+    server.setRequestHandler('resources/read', (request, ctx) => {
       const { uri } = request.params;
-      const { contents } = await forward(`reading resource '${uri}'`, (client) =>
-        client.readResource({ uri, ...meta() }, options(ctx.mcpReq.signal)),
-      );
-      return { contents };
+      return tracedAs(ctx, uri, async (trace) => {
+        const { contents, _meta } = await forward(`reading resource '${uri}'`, (client) =>
+          client.readResource({ uri, ...meta(trace) }, options(ctx.mcpReq.signal)),
+        );
+        linkUpstream(trace, _meta);
+        return { contents };
+      });
     });
   }
 
@@ -150,20 +186,23 @@ export function createGatewayServer(upstream: GatewayUpstream): Server {
       return { prompts };
     });
     // Our own schema, as MCPServer's: the SDK's strict one would drop `version`.
-    server.setRequestHandler('prompts/get', { params: promptGetParams }, async (params, ctx) => {
-      const { description, messages } = await forward(`getting prompt '${params.name}'`, (client) =>
-        client.getPrompt(
-          {
-            name: params.name,
-            ...(params.version !== undefined ? { version: params.version } : {}),
-            ...(params.arguments ? { arguments: params.arguments } : {}),
-            ...meta(),
-          },
-          options(ctx.mcpReq.signal),
-        ),
-      );
-      return description !== undefined ? { description, messages } : { messages };
-    });
+    server.setRequestHandler('prompts/get', { params: promptGetParams }, (params, ctx) =>
+      tracedAs(ctx, params.name, async (trace) => {
+        const { description, messages, _meta } = await forward(`getting prompt '${params.name}'`, (client) =>
+          client.getPrompt(
+            {
+              name: params.name,
+              ...(params.version !== undefined ? { version: params.version } : {}),
+              ...(params.arguments ? { arguments: params.arguments } : {}),
+              ...meta(trace),
+            },
+            options(ctx.mcpReq.signal),
+          ),
+        );
+        linkUpstream(trace, _meta);
+        return description !== undefined ? { description, messages } : { messages };
+      }),
+    );
   }
 
   if (upstream.capabilities.completions) {

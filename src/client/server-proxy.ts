@@ -278,6 +278,8 @@ export class MCPClientServerProxy extends MCPServerBase {
   private gatewayOf(): ProxyGateway {
     this.gateway ??= new ProxyGateway(
       {
+        id: this.id,
+        mastra: () => this.mastra,
         connection: this.source.connection,
         info: { name: this.name, version: this.version },
         instructions: this.instructions,

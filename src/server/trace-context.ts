@@ -9,6 +9,9 @@
  * `metadata.links` (kind `mcp.client`) instead of joining the caller's trace, and the result's
  * `_meta.traceparent` names it so the client can link back. A tool call nests a TOOL_CALL span under
  * it, and what the tool starts (agents, workflows, its own spans) nests under that.
+ *
+ * A client server proxy's gateway runs its forwarded requests through `traced()` too (as a
+ * `TracedHost`), and sends `forwardedTraceContext()` upstream.
  */
 import {
   type AnySpan,
@@ -36,6 +39,9 @@ import {
 import type { ProtocolHost } from './protocol-server.js';
 import type { ToolEntry } from './tool-entry.js';
 
+/** What tracing reads of a server: MCPServer's protocol host, or a proxy's gateway. */
+export type TracedHost = Pick<ProtocolHost, 'id' | 'info' | 'mastra'>;
+
 /** The requestContext key under which tools read the received values. */
 export const TRACE_CONTEXT_KEY = 'traceContext';
 
@@ -52,7 +58,7 @@ export function exposeTraceContext(requestContext: RequestContext, trace: Reques
 }
 
 function startRequestSpan(
-  host: ProtocolHost,
+  host: TracedHost,
   server: Server,
   ctx: ServerContext,
   target: string,
@@ -87,9 +93,24 @@ function startRequestSpan(
   });
 }
 
+function traceparentOf(span: AnySpan): string | undefined {
+  return formatTraceparent({ traceId: span.traceId, spanId: span.id });
+}
+
+/**
+ * The trace context a request forwarded to another server carries: the request span's traceparent
+ * (so that server links to it) with the received tracestate and baggage, or, when the request is
+ * not traced, the received values unchanged.
+ */
+export function forwardedTraceContext(trace: RequestTrace): MCPTraceContext | undefined {
+  const span = trace.tracingContext?.currentSpan;
+  const traceparent = span && traceparentOf(span);
+  return traceparent ? { ...trace.received, traceparent } : trace.received;
+}
+
 /** The result with `_meta.traceparent` naming the span (a copy: results may be shared). */
 function namingSpan<R extends object>(result: R, span: AnySpan): R {
-  const traceparent = formatTraceparent({ traceId: span.traceId, spanId: span.id });
+  const traceparent = traceparentOf(span);
   if (!traceparent) return result;
   const meta = (result as { _meta?: Record<string, unknown> })._meta;
   return { ...result, _meta: { ...meta, [TRACEPARENT_META_KEY]: traceparent } };
@@ -100,7 +121,7 @@ function namingSpan<R extends object>(result: R, span: AnySpan): R {
  * the span in the result. A thrown error is recorded on the span and rethrown.
  */
 export async function traced<R extends object>(
-  host: ProtocolHost,
+  host: TracedHost,
   server: Server,
   ctx: ServerContext,
   target: string,
