@@ -166,11 +166,14 @@ export const StreamEventsParamsSchema = z.looseObject({
 });
 export type StreamEventsParams = z.infer<typeof StreamEventsParamsSchema>;
 
-/** The empty result that closes a stream the server ended (clients must not depend on it). */
-export const StreamEventsResultSchema = z.looseObject({
+/** A result with nothing to say: `events/stream`'s close and `events/unsubscribe`'s answer. */
+const EmptyResultSchema = z.looseObject({
   resultType: ResultType,
   _meta: Meta.optional(),
 });
+
+/** The empty result that closes a stream the server ended (clients must not depend on it). */
+export const StreamEventsResultSchema = EmptyResultSchema;
 export type StreamEventsResult = z.infer<typeof StreamEventsResultSchema>;
 
 /** `_meta` of every push notification; the SDK leaves this key in place for handlers. */
@@ -277,10 +280,7 @@ export const UnsubscribeEventsParamsSchema = z.looseObject({
 });
 export type UnsubscribeEventsParams = z.infer<typeof UnsubscribeEventsParamsSchema>;
 
-export const UnsubscribeEventsResultSchema = z.looseObject({
-  resultType: ResultType,
-  _meta: Meta.optional(),
-});
+export const UnsubscribeEventsResultSchema = EmptyResultSchema;
 export type UnsubscribeEventsResult = z.infer<typeof UnsubscribeEventsResultSchema>;
 
 // ---------------------------------------------------------------------------------------------

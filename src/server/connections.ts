@@ -12,6 +12,13 @@ import type { LoggingMessageNotification, ServerNotifier } from '@modelcontextpr
 import type { MCPServerBusEvent, MCPServerEventBus, MCPServerEventBusMember } from './event-bus.js';
 import type { ProtocolInstance } from './protocol-server.js';
 
+/** Each list-changed kind: what the modern listen streams are told, and what a live instance sends. */
+const LIST_CHANGED = {
+  tools_list_changed: { notify: 'toolsChanged', send: 'sendToolListChanged' },
+  prompts_list_changed: { notify: 'promptsChanged', send: 'sendPromptListChanged' },
+  resources_list_changed: { notify: 'resourcesChanged', send: 'sendResourceListChanged' },
+} as const;
+
 export interface LiveConnection extends ProtocolInstance {
   era: 'legacy' | 'modern';
   /** The transport session the SDK keys per-session log levels by (HTTP and SSE). */
@@ -94,23 +101,15 @@ export class Connections {
   private async deliver(event: MCPServerBusEvent): Promise<void> {
     switch (event.kind) {
       case 'tools_list_changed':
-        for (const notifier of this.notifiers) notifier.toolsChanged();
-        return this.each(
-          () => true,
-          (c) => c.server.sendToolListChanged(),
-        );
       case 'prompts_list_changed':
-        for (const notifier of this.notifiers) notifier.promptsChanged();
+      case 'resources_list_changed': {
+        const { notify, send } = LIST_CHANGED[event.kind];
+        for (const notifier of this.notifiers) notifier[notify]();
         return this.each(
           () => true,
-          (c) => c.server.sendPromptListChanged(),
+          (c) => c.server[send](),
         );
-      case 'resources_list_changed':
-        for (const notifier of this.notifiers) notifier.resourcesChanged();
-        return this.each(
-          () => true,
-          (c) => c.server.sendResourceListChanged(),
-        );
+      }
       // Modern listen streams filter by their own `resourceSubscriptions`; legacy ones by `resources/subscribe`.
       case 'resource_updated':
         for (const notifier of this.notifiers) notifier.resourceUpdated(event.uri);
