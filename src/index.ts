@@ -122,6 +122,7 @@ export type {
   MCPStoredEvent,
 } from './server/events/types.js';
 export type { MCPWebhookQueue } from './server/events/webhook-delivery.js';
+export { DEFAULT_LIMITS, type MCPServerLimits } from './server/limits.js';
 export {
   type MCPServerRequestStateOptions,
   type RequestStateKey,

@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import type { ToolAuthorization } from './auth/fga.js';
 import type { EventsService } from './events/service.js';
+import type { ResolvedLimits } from './limits.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
 import type { ResourceHandlers } from './resources.js';
@@ -50,6 +51,9 @@ export interface ProtocolHost {
   mastra(): Mastra | undefined;
   /** The `events` option's state; it attaches `events/*` to 2026-07-28 instances only. */
   events?: EventsService | undefined;
+  limits: ResolvedLimits;
+  /** The `redactErrors` option: thrown callback errors reach the client as a generic message. */
+  redactErrors: boolean;
 }
 
 /**

@@ -27,6 +27,7 @@ import { Connections } from './connections.js';
 import { busMembership } from './event-bus.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
+import { type ResolvedLimits, resolveLimits } from './limits.js';
 import { MastraToolSync } from './mastra-tools.js';
 import { PromptHandlers } from './prompts.js';
 import {
@@ -98,6 +99,8 @@ export class MCPServer extends MCPServerBase {
   readonly promptOptions: MCPServerConfig['prompts'];
   readonly appResources: AppResources | undefined;
   readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
+  /** The `limits` option with its defaults (docs/SECURITY.md). */
+  readonly limits: ResolvedLimits;
   readonly fga: MCPServerConfig['fga'];
 
   /** Resource change notifications. */
@@ -124,7 +127,8 @@ export class MCPServer extends MCPServerBase {
     this.mapAuthInfoToUser = config.mapAuthInfoToUser;
     this.fga = config.fga;
     const requestState = resolveRequestState(this.id, config.requestState);
-    this.suspended = new SuspendedCalls(requestState);
+    this.limits = resolveLimits(this.id, config.limits);
+    this.suspended = new SuspendedCalls(requestState, this.limits);
     this.connections = new Connections(this.logger, busMembership(config, this.id));
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
@@ -160,16 +164,24 @@ export class MCPServer extends MCPServerBase {
       },
       mastra: () => this.mastra,
       events: this.eventsService.enabled ? this.eventsService : undefined,
+      limits: this.limits,
+      redactErrors: config.redactErrors ?? false,
     };
     const onerror = (error: Error) => this.logger.error(`MCP server '${this.id}': ${error.message}`);
     this.http = new StreamableHttpEndpoint({
       createInstance: (mode, scope) => this.createInstance(mode, scope),
       connections: this.connections,
       onerror,
+      limits: this.limits,
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
     });
-    this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);
-    this.honoSse = new HonoSseEndpoint(() => this.createInstance('legacy'), this.connections, onerror);
+    this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror, this.limits);
+    this.honoSse = new HonoSseEndpoint(
+      () => this.createInstance('legacy'),
+      this.connections,
+      onerror,
+      this.limits,
+    );
 
     this.resources = {
       notifyUpdated: ({ uri }) => this.connections.resourceUpdated(uri),

@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCP_INSTANCE_ID_HEADER } from '../shared/instance-header.js';
+import { DEFAULT_LIMITS, type ResolvedLimits } from './limits.js';
 import { localRequestState, type ResolvedRequestState, rotatingCodec } from './request-state.js';
 import { formatIssues } from './tool-schema.js';
 import type { ElicitationRequest } from './types.js';
@@ -93,7 +94,13 @@ export class SuspendedCalls {
   readonly codec: RequestStateCodec<SuspendedState>;
   readonly instanceId: string;
 
-  constructor({ keys, instanceId }: Pick<ResolvedRequestState, 'keys' | 'instanceId'> = localRequestState()) {
+  constructor(
+    { keys, instanceId }: Pick<ResolvedRequestState, 'keys' | 'instanceId'> = localRequestState(),
+    private readonly limits: Pick<
+      ResolvedLimits,
+      'maxSuspendedCalls' | 'maxSuspendedCallsPerPrincipal'
+    > = DEFAULT_LIMITS,
+  ) {
     this.codec = rotatingCodec<SuspendedState>(keys, SUSPENDED_CALL_TTL_SECONDS);
     this.instanceId = instanceId;
   }

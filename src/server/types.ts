@@ -17,6 +17,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
+import type { MCPServerLimits } from './limits.js';
 import type { MCPServerRequestStateOptions } from './request-state.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
@@ -137,6 +138,16 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    * header for sticky retries (docs/DEPLOYMENT.md). Default: a random key and name per process.
    */
   requestState?: MCPServerRequestStateOptions;
+  /**
+   * Bounds on what clients can make the server hold (bodies, sessions, parked calls, streams,
+   * write buffers, concurrent batch requests). Every field has a default (docs/SECURITY.md).
+   */
+  limits?: MCPServerLimits;
+  /**
+   * Public servers: answer a tool, resource or prompt callback that throws with a generic message
+   * and keep the real one in the server log only. Default false (the message is sent as thrown).
+   */
+  redactErrors?: boolean;
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   SubscribeEventsParamsSchema,
   UnsubscribeEventsParamsSchema,
 } from '../../events/wire.js';
+import { defaultPrincipal } from '../auth/principal.js';
 import { eventRemoved, serverClosing, unsupported } from './errors.js';
 import { EventLog, notBeforeOf } from './event-log.js';
 import { describe, EventTypes } from './event-types.js';
@@ -40,7 +41,7 @@ import type {
   MCPServerEventsConfig,
 } from './types.js';
 import { sleep } from './wakeup.js';
-import { defaultPrincipal, resolveWebhookOptions } from './webhook-options.js';
+import { resolveWebhookOptions } from './webhook-options.js';
 import { WebhookSubscriptions } from './webhooks.js';
 
 /** How long `close()` waits for push streams to write their last frames. */

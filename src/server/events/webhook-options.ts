@@ -1,9 +1,8 @@
 /**
- * The `events.webhook` option with its defaults filled in, and the default principal (who a
- * webhook subscription belongs to).
+ * The `events.webhook` option with its defaults filled in (the default principal is auth/principal.ts).
  */
-import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { defaultPrincipal } from '../auth/principal.js';
 import type { MCPServerWebhookOptions } from './types.js';
 
 export type ResolvedWebhookOptions = Required<
@@ -34,14 +33,4 @@ export function resolveWebhookOptions(options: MCPServerWebhookOptions = {}): Re
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     principal: options.principal ?? defaultPrincipal,
   };
-}
-
-/** The token's subject, else its client id, else a digest of the token (an API key's identity). */
-export function defaultPrincipal(authInfo: AuthInfo): string | undefined {
-  const subject = authInfo.extra?.subject ?? authInfo.extra?.sub;
-  if (typeof subject === 'string' && subject) return `sub:${subject}`;
-  if (authInfo.clientId) return `client:${authInfo.clientId}`;
-  if (authInfo.token)
-    return `token:${createHash('sha256').update(authInfo.token).digest('hex').slice(0, 32)}`;
-  return undefined;
 }

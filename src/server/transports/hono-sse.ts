@@ -14,6 +14,7 @@ import {
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { Connections } from '../connections.js';
+import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 
 export class SSETransport implements Transport {
@@ -71,6 +72,7 @@ export class HonoSseEndpoint {
     private readonly createInstance: () => ProtocolInstance,
     private readonly connections: Connections,
     private readonly onerror: (error: Error) => void,
+    private readonly limits: ResolvedLimits = DEFAULT_LIMITS,
   ) {}
 
   async handle({ url, ssePath, messagePath, context, authInfo }: HonoSSETransportOptions): Promise<Response> {

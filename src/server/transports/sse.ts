@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import type { Connections } from '../connections.js';
+import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import { type HostGuardOptions, hostGuardRejection } from './host-guard.js';
 import { sendJsonRpcError } from './node-http.js';
@@ -31,6 +32,7 @@ export class SseEndpoint {
     private readonly createInstance: () => ProtocolInstance,
     private readonly connections: Connections,
     private readonly onerror: (error: Error) => void,
+    private readonly limits: ResolvedLimits = DEFAULT_LIMITS,
   ) {}
 
   async handle({

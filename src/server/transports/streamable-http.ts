@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import type { Connections, LiveConnection } from '../connections.js';
+import type { ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { hostGuardRejection } from './host-guard.js';
@@ -31,6 +32,8 @@ export interface HttpEndpointDeps {
   createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance;
   connections: Connections;
   onerror(error: Error): void;
+  /** The server's `limits` (the proxy gateway has none of its own: the defaults). */
+  limits?: ResolvedLimits;
   /** Set with the `requestState` option: every response names this instance (sticky retries). */
   instanceId?: string;
 }

@@ -1,0 +1,67 @@
+/**
+ * The `limits` option: every bound on what a remote party can make the server hold (bodies,
+ * sessions, parked calls, open streams, write buffers, batches), with the defaults a public
+ * server gets. docs/SECURITY.md lists each one with its reason.
+ */
+import { MastraError } from '@mastra/core/error';
+
+export interface MCPServerLimits {
+  /** Largest request body (bytes); larger ones get 413 before parsing. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A request body must have arrived this long after the request started; else 408. Default 30 s. */
+  bodyTimeoutMs?: number;
+  /** Legacy Streamable HTTP sessions held at once; a new one beyond it gets 503. Default 10,000. */
+  maxSessions?: number;
+  /** A legacy session with no request in flight and no open stream for this long is closed. Default 15 min. */
+  sessionIdleTimeoutMs?: number;
+  /** Legacy HTTP+SSE (`startSSE`, `startHonoSSE`) connections held at once; beyond it 503. Default 1,000. */
+  maxSseConnections?: number;
+  /** 2026-07-28 tool calls parked waiting for the client's input, server-wide. Default 1,000. */
+  maxSuspendedCalls?: number;
+  /** The same, per principal (the authenticated caller); anonymous callers share one budget. Default 100. */
+  maxSuspendedCallsPerPrincipal?: number;
+  /** `subscriptions/listen` and `events/stream` streams open at once. Default 1,000. */
+  maxOpenStreams?: number;
+  /**
+   * Bytes queued for one streaming response whose reader does not read; beyond it that stream
+   * is closed and what it queued is freed. Default 1 MiB.
+   */
+  maxStreamBufferBytes?: number;
+  /** Requests of one legacy JSON-RPC batch (or one legacy connection) run at once. Default 8. */
+  maxConcurrentRequests?: number;
+}
+
+export type ResolvedLimits = Required<MCPServerLimits>;
+
+export const DEFAULT_LIMITS: ResolvedLimits = {
+  maxBodyBytes: 4 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  maxSessions: 10_000,
+  sessionIdleTimeoutMs: 15 * 60 * 1000,
+  maxSseConnections: 1000,
+  maxSuspendedCalls: 1000,
+  maxSuspendedCallsPerPrincipal: 100,
+  maxOpenStreams: 1000,
+  maxStreamBufferBytes: 1024 * 1024,
+  maxConcurrentRequests: 8,
+};
+
+/** Fills in defaults; a value that is not a positive number fails construction, naming the field. */
+export function resolveLimits(serverId: string, limits: MCPServerLimits = {}): ResolvedLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ResolvedLimits)[]) {
+    const value = limits[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value > 0)) {
+      throw new MastraError({
+        id: 'MCP_SERVER_INVALID_LIMITS_OPTION',
+        domain: 'MCP',
+        category: 'USER',
+        text: `MCP server '${serverId}': limits.${key} must be a positive number (got ${String(value)})`,
+        details: { serverId, field: `limits.${key}` },
+      });
+    }
+    resolved[key] = value;
+  }
+  return resolved;
+}
