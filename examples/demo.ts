@@ -20,7 +20,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { MCPClient } from '../src/index.js';
+import { MCPClient, requestUrl } from '../src/index.js';
 import { createKitchenServer, specialsTool } from './kitchen.js';
 import { toolCallingModel } from './mock-model.js';
 
@@ -187,12 +187,12 @@ async function traced<T>(demo: DemoClient, action: () => Promise<T>): Promise<[T
 async function main(): Promise<void> {
   const mcp = createKitchenServer();
   const http = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-    mcp.startHTTP({ url, httpPath: '/mcp', req, res }).catch((error: unknown) => {
-      console.error('demo: startHTTP failed:', error);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    const url = requestUrl(req, 'http://127.0.0.1');
+    if (!url) {
+      res.writeHead(400).end('Bad request target');
+      return;
+    }
+    void mcp.startHTTP({ url, httpPath: '/mcp', req, res }); // never rejects
   });
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');

@@ -131,6 +131,7 @@ export {
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export { SSETransport } from './server/transports/hono-sse.js';
+export { requestUrl } from './server/transports/request-target.js';
 export type {
   AppResource,
   AppResources,

@@ -169,23 +169,23 @@ describe('malformed results', () => {
     });
     const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
 
-    expect(Object.keys(errors).sort()).toEqual(['noInputSchema', 'notArray', 'notJson']);
+    expect(Object.keys(errors).sort()).toEqual(['notArray', 'notJson']);
     // `tools` is a string: the SDK rejects the result as invalid.
     expect(errors.notArray).toMatch(/tools\/list/);
     expect(errors.notArray).toMatch(/expected array/);
-    // A tool without inputSchema invalidates the whole result.
-    expect(errors.noInputSchema).toMatch(/tools\/list/);
-    expect(errors.noInputSchema).toMatch(/inputSchema/);
+    // A tool without inputSchema is dropped on arrival (tool-list guard); the valid one stays.
+    expect(Object.keys(tools).filter((key) => key.startsWith('noInputSchema_'))).toEqual([
+      'noInputSchema_ok',
+    ]);
     // A line that is not JSON is dropped by the transport; the request times out.
     expect(errors.notJson).toMatch(/timed out/i);
-    for (const name of ['notArray', 'noInputSchema', 'notJson']) {
+    for (const name of ['notArray', 'notJson']) {
       expect(errorDetails[name]?.message).toBeTruthy();
       expect(Object.keys(tools).some((key) => key.startsWith(`${name}_`))).toBe(false);
     }
     // Every error a user sees should name the server it concerns (src/client/errors.ts), as the
     // connect and deadline errors do. Checked softly so each server's message is reported.
     expect.soft(errors.notArray).toMatch(/'notArray'/);
-    expect.soft(errors.noInputSchema).toMatch(/'noInputSchema'/);
     expect.soft(errors.notJson).toMatch(/'notJson'/);
 
     await expectHealthyWorks(tools);
@@ -226,19 +226,22 @@ async function expectModernSchemaValidates(modern: any): Promise<void> {
 }
 
 describe('invalid tool schemas', () => {
-  it('an invalid top-level inputSchema fails the whole tools/list of that server only', async () => {
+  it('a tool with an invalid top-level inputSchema is dropped alone, with a logged error naming it', async () => {
     // `{ type: 'object', properties: 5 }` and `{ type: 'nonsense' }` next to a valid tool `ok`. The
-    // SDK validates the tools/list result as a whole, so the server is reported as an error and
-    // none of its tools (not even `ok`) is offered; other servers are unaffected.
-    const mcp = client({ healthy: healthy(), badSchema: raw('bad-schema') });
-    const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
+    // SDK validates the tools/list result as a whole, so the tool-list guard drops each tool its
+    // Tool schema would reject before it sees the list: `ok` stays usable.
+    const log = recorder();
+    const mcp = client({ healthy: healthy(), badSchema: raw('bad-schema', { logger: log.logger }) });
+    const { tools, errors } = await mcp.listToolsWithErrors();
 
-    expect(Object.keys(errors)).toEqual(['badSchema']);
-    expect(errors.badSchema).toMatch(/tools\/list/);
-    expect(errors.badSchema).toMatch(/properties/);
-    expect(errorDetails.badSchema?.code).toBe('INVALID_RESULT');
-    expect(Object.keys(tools).filter((key) => key.startsWith('badSchema_'))).toEqual([]);
-    expect.soft(errors.badSchema).toMatch(/'badSchema'/);
+    expect(errors).toEqual({});
+    expect(Object.keys(tools).filter((key) => key.startsWith('badSchema_'))).toEqual(['badSchema_ok']);
+    const skipped = log.records.filter((record) => record.level === 'error').map((record) => record.message);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^tool 'badProperties' skipped: its inputSchema\.properties: /),
+      expect.stringMatching(/^tool 'badType' skipped: its inputSchema\.type: /),
+    ]);
+    expect(textOf(await run(tools.badSchema_ok, { text: 'fine' }))).toBe('raw ok: fine');
     await expectHealthyWorks(tools);
   });
 

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { requestUrl } from '../../src/index.js';
 import { buildPage } from './bundle.js';
 import { createCalculatorServer } from './calculator/server.js';
 
@@ -65,13 +66,11 @@ export async function startAppsExample(): Promise<AppsExample> {
   const hostPage = hostHtml.replace('%SANDBOX_URL%', sandboxUrl.href);
 
   const host = await listen((req, res) => {
-    const url = new URL(req.url ?? '/', hostOrigin);
-    if (url.pathname === '/mcp') {
-      mcp.startHTTP({ url, httpPath: '/mcp', req, res }).catch((error: unknown) => {
-        console.error('apps example: startHTTP failed:', error);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
+    const url = requestUrl(req, hostOrigin);
+    if (!url) {
+      send(res, 400, 'bad request target');
+    } else if (url.pathname === '/mcp') {
+      void mcp.startHTTP({ url, httpPath: '/mcp', req, res }); // never rejects
     } else if (req.method === 'GET' && url.pathname === '/') {
       send(res, 200, hostPage, {
         'content-security-policy': `default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; frame-src ${sandbox.origin}`,

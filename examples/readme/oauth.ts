@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createIntrospectionValidator, createOAuthMiddleware } from 'mastra-mcp';
+import { createIntrospectionValidator, createOAuthMiddleware, requestUrl } from 'mastra-mcp';
 import { server } from './publish.js';
 
 const oauth = createOAuthMiddleware({
@@ -19,7 +19,11 @@ const oauth = createOAuthMiddleware({
 
 http
   .createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'https://mcp.example.com');
+    const url = requestUrl(req, 'https://mcp.example.com');
+    if (!url) {
+      res.writeHead(400).end('Bad request target');
+      return;
+    }
     // Serves /.well-known/oauth-protected-resource[/mcp], answers 401/403 challenges, sets req.auth.
     if (!(await oauth(req, res, url)).proceed) return;
     await server.startHTTP({ url, httpPath: '/mcp', req, res }); // tools see context.mcp.extra.authInfo

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { MCPServer, RedisEventStore } from 'mastra-mcp';
+import { MCPServer, RedisEventStore, requestUrl } from 'mastra-mcp';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
@@ -22,13 +22,18 @@ const server = new MCPServer({
 // Legacy (2025) sessions replay a broken SSE stream from Redis, on the instance that owns the session.
 const eventStore = new RedisEventStore({ client: redis, timeoutMs: 250 });
 http
-  .createServer((req, res) =>
-    server.startHTTP({
-      url: new URL(req.url ?? '/', 'http://localhost:3000'),
+  .createServer(async (req, res) => {
+    const url = requestUrl(req, 'http://localhost:3000');
+    if (!url) {
+      res.writeHead(400).end('Bad request target');
+      return;
+    }
+    await server.startHTTP({
+      url,
       httpPath: '/mcp',
       req,
       res,
       options: { sessionIdGenerator: randomUUID, eventStore },
-    }),
-  )
+    });
+  })
   .listen(3000);

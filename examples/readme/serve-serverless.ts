@@ -1,9 +1,14 @@
 import http from 'node:http';
+import { requestUrl } from 'mastra-mcp';
 import { server } from './publish.js';
 
 http
   .createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost:3000');
+    const url = requestUrl(req, 'http://localhost:3000');
+    if (!url) {
+      res.writeHead(400).end('Bad request target');
+      return;
+    }
     await server.startHTTP({
       url,
       httpPath: '/mcp',

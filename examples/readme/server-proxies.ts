@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { Mastra } from '@mastra/core/mastra';
-import { MCPClient } from 'mastra-mcp';
+import { MCPClient, requestUrl } from 'mastra-mcp';
 
 const mcp = new MCPClient({
   id: 'external-servers',
@@ -29,8 +29,12 @@ console.log(
 
 // Outside Mastra's own server (which routes /api/mcp/<id>/mcp here), any MCP client can reach it:
 http
-  .createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost:4112');
-    void proxies['color-mixer']?.startHTTP({ url, httpPath: '/mcp', req, res });
+  .createServer(async (req, res) => {
+    const url = requestUrl(req, 'http://localhost:4112');
+    if (!url) {
+      res.writeHead(400).end('Bad request target');
+      return;
+    }
+    await proxies['color-mixer']?.startHTTP({ url, httpPath: '/mcp', req, res }); // never rejects
   })
   .listen(4112, '127.0.0.1');

@@ -40,39 +40,46 @@ export function wrap(
 type Listing<T> = (
   client: Client,
   params: { _meta: Record<string, unknown> },
-  timeout: number,
+  options: { timeout: number; signal?: AbortSignal },
 ) => Promise<T[]>;
 
 /**
  * One server's listing: a server without the capability has an empty list, the others are asked
- * with the server's request `_meta` and timeout.
+ * with the server's request `_meta` and timeout. `signal` (a fan-out deadline) abandons it.
  */
 function listOn<T>(capability: 'resources' | 'prompts', list: Listing<T>) {
-  return (connection: ServerConnection): Promise<T[]> =>
-    connection.run(async (client) =>
-      client.getServerCapabilities()?.[capability]
-        ? list(client, { _meta: connection.requestMeta() ?? {} }, connection.timeout)
-        : [],
+  return (connection: ServerConnection, signal?: AbortSignal): Promise<T[]> =>
+    connection.run(
+      async (client) =>
+        client.getServerCapabilities()?.[capability]
+          ? list(
+              client,
+              { _meta: connection.requestMeta() ?? {} },
+              { timeout: connection.timeout, ...(signal ? { signal } : {}) },
+            )
+          : [],
+      null,
+      signal,
     );
 }
 
-export const listResourcesOn = listOn('resources', async (client, params, timeout) => {
-  return (await client.listResources(params, { timeout })).resources;
+export const listResourcesOn = listOn('resources', async (client, params, options) => {
+  return (await client.listResources(params, options)).resources;
 });
-const listTemplatesOn = listOn('resources', async (client, params, timeout) => {
-  return (await client.listResourceTemplates(params, { timeout })).resourceTemplates;
+const listTemplatesOn = listOn('resources', async (client, params, options) => {
+  return (await client.listResourceTemplates(params, options)).resourceTemplates;
 });
-export const listPromptsOn = listOn('prompts', async (client, params, timeout) => {
-  return (await client.listPrompts(params, { timeout })).prompts;
+export const listPromptsOn = listOn('prompts', async (client, params, options) => {
+  return (await client.listPrompts(params, options)).prompts;
 });
 
 /** One listing across every server, concurrently, with per-server errors. */
 function listEverywhere<T>(
   lookup: ConnectionLookup,
-  listOne: (connection: ServerConnection) => Promise<T[]>,
+  listOne: (connection: ServerConnection, signal?: AbortSignal) => Promise<T[]>,
 ) {
   return (options?: WithErrorsOptions) =>
-    fanOut(lookup.names(), (name) => listOne(lookup.get(name)), options);
+    fanOut(lookup.names(), (name, signal) => listOne(lookup.get(name), signal), options);
 }
 
 /** Registers a handler on a server and, on 2026-07-28, widens its listen stream to match. */

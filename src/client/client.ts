@@ -20,7 +20,12 @@ import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
 import { MCPClientServerProxy } from './server-proxy.js';
-import { definitionFrom, definitionProblem, type MCPToolDefinition } from './tools/definition.js';
+import {
+  definitionFrom,
+  definitionProblem,
+  type MCPToolDefinition,
+  reservedKeyProblem,
+} from './tools/definition.js';
 import { mastraTool, toolKey } from './tools/mastra-tool.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
@@ -35,6 +40,9 @@ import type {
 
 /** Where tool definitions come from: a live `tools/list`, or a cached catalog. */
 type ToolSource = 'listing' | 'catalog';
+
+/** How long disconnect() lets event subscriptions end (webhook unsubscribes) before closing connections. */
+export const DISCONNECT_EVENTS_GRACE_MS = 1000;
 
 /** Lets the `generate` command recognise clients built by another copy of this package (ESM and CJS). */
 export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
@@ -154,16 +162,26 @@ export class MCPClient<TServers = never> {
     return connection;
   }
 
-  /** The server's tools as definitions (tools over the schema budgets never get this far: see tool-list-guard). */
-  private async definitionsOf(serverName: string): Promise<Record<string, MCPToolDefinition>> {
+  /**
+   * The server's tools as definitions (tools over the schema budgets never get this far: see
+   * tool-list-guard). `signal` (a fan-out deadline) abandons the connect and the listing.
+   */
+  private async definitionsOf(
+    serverName: string,
+    signal?: AbortSignal,
+  ): Promise<Record<string, MCPToolDefinition>> {
     const connection = this.connection(serverName);
-    const tools = await connection.run(async (client) => {
-      if (!client.getServerCapabilities()?.tools) return [];
-      connection.skippedTools.clear();
-      const meta = connection.requestMeta();
-      return (await client.listTools(meta ? { _meta: meta } : undefined, { timeout: connection.timeout }))
-        .tools;
-    });
+    const tools = await connection.run(
+      async (client) => {
+        if (!client.getServerCapabilities()?.tools) return [];
+        connection.skippedTools.clear();
+        const meta = connection.requestMeta();
+        const options = { timeout: connection.timeout, ...(signal ? { signal } : {}) };
+        return (await client.listTools(meta ? { _meta: meta } : undefined, options)).tools;
+      },
+      null,
+      signal,
+    );
     const server = {
       name: serverName,
       version: connection.serverInfo?.version,
@@ -180,6 +198,12 @@ export class MCPClient<TServers = never> {
   ): Record<string, MCPTool> {
     const toolset: Record<string, MCPTool> = {};
     for (const [name, definition] of Object.entries(definitions)) {
+      // A listing's names were screened on arrival (tool-list guard); a catalog's keys are checked here.
+      const reserved = reservedKeyProblem(name);
+      if (reserved) {
+        connection.log('error', `MCP server '${connection.name}': tool '${name}' skipped: ${reserved}`);
+        continue;
+      }
       try {
         toolset[name] = this.buildTool(connection, definition, source);
       } catch (error) {
@@ -221,8 +245,12 @@ export class MCPClient<TServers = never> {
     }
   }
 
-  private async toolsetOf(serverName: string): Promise<Record<string, MCPTool>> {
-    return this.toolsetFrom(this.connection(serverName), await this.definitionsOf(serverName), 'listing');
+  private async toolsetOf(serverName: string, signal?: AbortSignal): Promise<Record<string, MCPTool>> {
+    return this.toolsetFrom(
+      this.connection(serverName),
+      await this.definitionsOf(serverName, signal),
+      'listing',
+    );
   }
 
   /**
@@ -238,7 +266,7 @@ export class MCPClient<TServers = never> {
   ): Promise<{ definitions: Record<string, Record<string, MCPToolDefinition>> } & FanOutErrors> {
     const { values, ...rest } = await fanOut(
       [...this.connections.keys()],
-      (name) => this.definitionsOf(name),
+      (name, signal) => this.definitionsOf(name, signal),
       options,
     );
     return { definitions: values, ...rest };
@@ -271,8 +299,7 @@ export class MCPClient<TServers = never> {
         this.logger.debug(`[${serverName}] cached tools skipped: the server is no longer configured`);
         continue;
       }
-      const toolset = this.toolsetFrom(connection, serverDefinitions ?? {}, 'catalog');
-      for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
+      this.addNamespaced(tools, connection, this.toolsetFrom(connection, serverDefinitions ?? {}, 'catalog'));
     }
     return tools as MCPToolMap<TServers>;
   }
@@ -287,10 +314,24 @@ export class MCPClient<TServers = never> {
   ): Promise<{ tools: MCPToolMap<TServers> } & FanOutErrors> {
     const { values, ...rest } = await this.discoverToolsets(options);
     const tools: Record<string, MCPTool> = {};
-    for (const [serverName, toolset] of Object.entries(values)) {
-      for (const [name, tool] of Object.entries(toolset)) tools[toolKey(serverName, name)] = tool;
-    }
+    for (const [serverName, toolset] of Object.entries(values))
+      this.addNamespaced(tools, this.connection(serverName), toolset);
     return { tools: tools as MCPToolMap<TServers>, ...rest };
+  }
+
+  /** Adds one server's tools under `server_tool` keys; a key that is an Object.prototype property is skipped. */
+  private addNamespaced(
+    tools: Record<string, MCPTool>,
+    connection: ServerConnection,
+    toolset: Record<string, MCPTool>,
+  ): void {
+    for (const [name, tool] of Object.entries(toolset)) {
+      const key = toolKey(connection.name, name);
+      const reserved = reservedKeyProblem(key, 'key');
+      if (reserved)
+        connection.log('error', `MCP server '${connection.name}': tool '${name}' skipped: ${reserved}`);
+      else tools[key] = tool;
+    }
   }
 
   /** Tools grouped by server (raw tool names), for `toolsets` at generate/stream time. */
@@ -306,7 +347,7 @@ export class MCPClient<TServers = never> {
   }
 
   private discoverToolsets(options?: WithErrorsOptions) {
-    return fanOut([...this.connections.keys()], (name) => this.toolsetOf(name), options);
+    return fanOut([...this.connections.keys()], (name, signal) => this.toolsetOf(name, signal), options);
   }
 
   /** Instructions each server advertised; undefined until it connected, or when it has none. */
@@ -385,14 +426,30 @@ export class MCPClient<TServers = never> {
     await this.connection(serverName).reconnect();
   }
 
-  /** Closes every transport and child process; the instance slot is freed. */
+  /**
+   * Closes every transport and child process; the instance slot is freed. Bounded in every state
+   * (connecting, requests or an authorization pending, events open): event subscriptions end first
+   * (webhook ones unsubscribe), given at most DISCONNECT_EVENTS_GRACE_MS before the connections
+   * close under them; each connection's end is bounded by its transport (stdio: see
+   * STDIO_EXIT_GRACE_MS).
+   */
   async disconnect(): Promise<void> {
     releaseInstance(this);
     unregisterFromProcessHooks(this);
-    await closeEvents(this.events);
-    await Promise.allSettled(
-      [...this.authenticators.values()].map((authenticator) => authenticator.cancel()),
-    );
-    await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
+    const events = closeEvents(this.events);
+    const authorizations = [...this.authenticators.values()].map((authenticator) => authenticator.cancel());
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      events,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, DISCONNECT_EVENTS_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    await Promise.allSettled([
+      events,
+      ...authorizations,
+      ...[...this.connections.values()].map((connection) => connection.close()),
+    ]);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * One configured server: its transport, negotiated revision, identity, instructions, managed
  * `subscriptions/listen` stream and notification handlers. Invariants: at most one connect is in
- * flight; an operation that finds the connection gone reconnects first; a legacy HTTP session the
- * server forgot (404) is reopened and the operation retried once; nothing is retried after
- * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect).
+ * flight, abandoned (transport closed, child ended, result discarded) once every caller waiting on
+ * it gave up; an operation that finds the connection gone reconnects first; a legacy HTTP session
+ * the server forgot (404) is reopened and the operation retried once; nothing is retried after
+ * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect); at most
+ * one listen stream is open, its changes made one at a time; `close()` ends every state promptly.
  */
 import type { RequestContext } from '@mastra/core/request-context';
 import {
@@ -20,12 +22,14 @@ import {
   TRACESTATE_META_KEY,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { Activity } from './activity.js';
 import {
   AUTH_REQUIRED_ERROR_ID,
   isAuthorizationRequired,
   type ServerAuthState,
 } from './auth/auth-required.js';
 import { clientError, httpStatusOf, messageOf } from './errors.js';
+import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
@@ -74,6 +78,16 @@ function isHttp(definition: MastraMCPServerDefinition): definition is HttpServer
   return 'url' in definition && definition.url !== undefined;
 }
 
+/** A connect in flight and who waits for it. */
+interface PendingConnect {
+  promise: Promise<Client>;
+  abort: AbortController;
+  /** Callers waiting with a signal that has not fired yet. */
+  waiting: number;
+  /** Some caller waits without a signal: the connect is never abandoned for the others. */
+  patient: boolean;
+}
+
 function isConnectionLoss(error: unknown): boolean {
   return (
     error instanceof SdkError &&
@@ -89,12 +103,16 @@ export class ServerConnection {
   serverInfo: Implementation | undefined;
   /** With an `authProvider`: 'needs-auth' once authorization was refused, 'authorized' once a connect succeeded. */
   authState: ServerAuthState | undefined;
+  /** Busy while someone waits on this server; a stdio child holds the process open only then. */
+  readonly activity = new Activity();
   private client: Client | undefined;
-  private connecting: Promise<Client> | undefined;
+  private connecting: PendingConnect | undefined;
   private closed = false;
-  private abortConnect: AbortController | undefined;
   private listen: McpSubscription | undefined;
   private listenFilterKey = '';
+  /** The listen change running or last run, and the one queued behind it (which later calls join). */
+  private listenRunning: Promise<unknown> = Promise.resolve();
+  private listenQueued: Promise<McpSubscription | undefined> | undefined;
   readonly subscribedUris = new Set<string>();
   /** Tools the last `tools/list` left out for exceeding a schema budget (read by `mastra-mcp generate`). */
   readonly skippedTools = new Map<string, ToolSchemaOverBudget>();
@@ -146,19 +164,53 @@ export class ServerConnection {
     });
   }
 
-  /** The connected SDK client, connecting first (once, however many callers wait). */
-  async get(): Promise<Client> {
-    if (this.closed)
-      throw clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
-        server: this.name,
-      });
+  private disconnected() {
+    return clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
+      server: this.name,
+    });
+  }
+
+  /**
+   * The connected SDK client, connecting first (once, however many callers wait). A caller whose
+   * `signal` fires stops waiting; when the last caller with a signal gave up and none waits
+   * without one, the connect itself is abandoned, and the next caller starts a fresh one.
+   */
+  async get(signal?: AbortSignal): Promise<Client> {
+    if (this.closed) throw this.disconnected();
     if (this.client) return this.client;
-    this.connecting ??= requestContextScope
-      .run(null, () => this.open())
-      .finally(() => {
-        this.connecting = undefined;
-      });
-    return this.connecting;
+    if (!this.connecting || this.connecting.abort.signal.aborted) {
+      const abort = new AbortController();
+      const pending: PendingConnect = {
+        promise: this.activity
+          .during(() => requestContextScope.run(null, () => this.open(abort.signal)))
+          .finally(() => {
+            if (this.connecting === pending) this.connecting = undefined;
+          }),
+        abort,
+        waiting: 0,
+        patient: false,
+      };
+      this.connecting = pending;
+    }
+    return this.join(this.connecting, signal);
+  }
+
+  private join(pending: PendingConnect, signal: AbortSignal | undefined): Promise<Client> {
+    if (!signal) {
+      pending.patient = true;
+      return pending.promise;
+    }
+    pending.waiting++;
+    return new Promise<Client>((resolve, reject) => {
+      const giveUp = () => {
+        pending.waiting--;
+        if (pending.waiting === 0 && !pending.patient) pending.abort.abort(signal.reason);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return giveUp();
+      signal.addEventListener('abort', giveUp, { once: true });
+      void pending.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', giveUp));
+    });
   }
 
   private newClient(): Client {
@@ -183,7 +235,7 @@ export class ServerConnection {
           ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
         } as ClientCapabilities,
         versionNegotiation: { mode },
-        ...(definition.jsonSchemaValidator ? { jsonSchemaValidator: definition.jsonSchemaValidator } : {}),
+        jsonSchemaValidator: definition.jsonSchemaValidator ?? defaultJsonSchemaValidator,
       },
     );
     this.wire(client);
@@ -266,7 +318,7 @@ export class ServerConnection {
     const { definition } = this;
     if (isHttp(definition))
       return fallback ? sseTransport(definition, this.name) : streamableTransport(definition, this.name);
-    return stdioTransport(this.name, definition, this.emit);
+    return stdioTransport(this.name, definition, this.emit, this.activity);
   }
 
   private fallbackAfter(error: unknown): string | undefined {
@@ -280,47 +332,53 @@ export class ServerConnection {
       : undefined;
   }
 
-  /** Connects one client over one transport; on failure both are closed, and awaited, before rethrowing. */
+  /**
+   * Connects one client over one transport; on failure both are closed, and awaited, before
+   * rethrowing. `signal` closes the transport too: the SDK's revision probe does not watch it.
+   */
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
+    if (signal.aborted) throw signal.reason;
     const client = this.newClient();
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = guardToolLists(this.transportFor(fallback), (tool, over) => {
-      this.skippedTools.set(tool, over);
-      this.log('error', `tool '${tool}' skipped: its ${over.field} ${over.message}`);
+    const transport = guardToolLists(this.transportFor(fallback), ({ name, label, message, over }) => {
+      if (over && name !== undefined) this.skippedTools.set(name, over);
+      this.log('error', `tool ${label} skipped: ${message}`);
     });
+    const abandon = () => void transport.close().catch(() => {});
+    signal.addEventListener('abort', abandon, { once: true });
     try {
       await client.connect(transport, { timeout: this.timeout, signal });
       return client;
     } catch (error) {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
-      throw error;
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      signal.removeEventListener('abort', abandon);
     }
   }
 
-  private async open(): Promise<Client> {
-    const abort = new AbortController();
-    this.abortConnect = abort;
+  /** `signal`: the connect was abandoned (every caller gave up, or `close()`); its reason is thrown. */
+  private async open(signal: AbortSignal): Promise<Client> {
     let client: Client;
     try {
-      client = await this.attempt(false, abort.signal);
+      client = await this.attempt(false, signal);
     } catch (error) {
+      if (signal.aborted) throw signal.reason;
       const fallback = this.fallbackAfter(error);
       if (!fallback || this.closed) throw this.connectError(error);
       this.log('info', `${fallback} (${messageOf(error)})`);
       try {
-        client = await this.attempt(true, abort.signal);
+        client = await this.attempt(true, signal);
       } catch (fallbackError) {
+        if (signal.aborted) throw signal.reason;
         throw this.connectError(isHttp(this.definition) ? fallbackError : error);
       }
-    } finally {
-      if (this.abortConnect === abort) this.abortConnect = undefined;
     }
-    if (this.closed) {
+    if (this.closed || signal.aborted) {
+      // Connected just as it was abandoned: nobody will use this client.
       await client.close().catch(() => {});
-      throw clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
-        server: this.name,
-      });
+      throw this.closed ? this.disconnected() : signal.reason;
     }
     client.onclose = () => {
       if (this.client !== client) return;
@@ -341,7 +399,7 @@ export class ServerConnection {
       client.getServerCapabilities()?.logging
     ) {
       await client
-        .setLoggingLevel(this.definition.serverLogLevel ?? 'info', { timeout: this.timeout })
+        .setLoggingLevel(this.definition.serverLogLevel ?? 'info', { timeout: this.timeout, signal })
         .catch((error: unknown) => {
           this.log('warning', `logging/setLevel failed: ${messageOf(error)}`);
         });
@@ -405,15 +463,25 @@ export class ServerConnection {
   /**
    * Runs one operation with the request context the custom fetch should see. A lost connection is
    * reopened before the operation; a legacy session the server forgot is reopened and the
-   * operation retried once.
+   * operation retried once. `signal` stops waiting for a connect (see get()); an operation that
+   * should be cancelled with it passes it to its requests. The connection is busy throughout.
    */
-  async run<T>(
+  run<T>(
     operation: (client: Client) => Promise<T>,
     requestContext?: RequestContext | null,
+    signal?: AbortSignal,
   ): Promise<T> {
-    const client = await this.get();
+    return this.activity.during(() => this.runOnce(operation, requestContext ?? null, signal));
+  }
+
+  private async runOnce<T>(
+    operation: (client: Client) => Promise<T>,
+    requestContext: RequestContext | null,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    const client = await this.get(signal);
     try {
-      return await requestContextScope.run(requestContext ?? null, () =>
+      return await requestContextScope.run(requestContext, () =>
         withInstanceAffinity(() => operation(client)),
       );
     } catch (error) {
@@ -426,8 +494,8 @@ export class ServerConnection {
       if (forgotten && !this.closed) {
         this.log('info', 'the server forgot the session; reconnecting');
         await this.drop(client);
-        const fresh = await this.get();
-        return await requestContextScope.run(requestContext ?? null, () =>
+        const fresh = await this.get(signal);
+        return await requestContextScope.run(requestContext, () =>
           withInstanceAffinity(() => operation(fresh)),
         );
       }
@@ -458,30 +526,53 @@ export class ServerConnection {
   /**
    * Brings the 2026-07-28 `subscriptions/listen` stream in line with what is wanted: one stream
    * per server, replaced when the filter changes, closed when nothing is wanted. Legacy servers
-   * push list changes without one.
+   * push list changes without one. Changes run one at a time, and a call made while another waits
+   * joins it, so concurrent registrations open one stream with the latest wanted filter.
    */
-  async syncListen(): Promise<McpSubscription | undefined> {
+  syncListen(): Promise<McpSubscription | undefined> {
+    if (this.listenQueued) return this.listenQueued;
+    const queued = this.listenRunning.then(() => {
+      this.listenQueued = undefined;
+      return this.activity.during(() => this.applyListen());
+    });
+    this.listenQueued = queued;
+    this.listenRunning = queued.catch(() => {});
+    return queued;
+  }
+
+  /**
+   * The new stream opens before the one it replaces closes, so no change falls between them (one
+   * arriving in that moment may be told twice). When the new one cannot be opened, the old stays.
+   */
+  private async applyListen(): Promise<McpSubscription | undefined> {
     const client = this.client;
     if (client?.getProtocolEra() !== 'modern') return undefined;
     const filter = this.listenFilter();
     const key = JSON.stringify(filter ?? null);
     if (key === this.listenFilterKey && (this.listen || !filter)) return this.listen;
     const previous = this.listen;
-    this.listen = undefined;
-    this.listenFilterKey = '';
-    if (filter) {
-      const subscription = await client.listen(filter, { timeout: this.timeout });
-      this.listen = subscription;
-      this.listenFilterKey = key;
-      void subscription.closed.then((reason) => {
-        if (this.listen !== subscription) return;
-        this.listen = undefined;
-        this.listenFilterKey = '';
-        if (reason !== 'local') this.log('warning', `subscriptions/listen stream ended (${reason})`);
-      });
+    if (!filter) {
+      this.listen = undefined;
+      this.listenFilterKey = '';
+      await previous?.close().catch(() => {});
+      return undefined;
     }
+    const subscription = await client.listen(filter, { timeout: this.timeout });
+    if (this.client !== client) {
+      // Closed or reconnected meanwhile: a new connection restores its own stream.
+      await subscription.close().catch(() => {});
+      return undefined;
+    }
+    this.listen = subscription;
+    this.listenFilterKey = key;
+    void subscription.closed.then((reason) => {
+      if (this.listen !== subscription) return;
+      this.listen = undefined;
+      this.listenFilterKey = '';
+      if (reason !== 'local') this.log('warning', `subscriptions/listen stream ended (${reason})`);
+    });
     await previous?.close().catch(() => {});
-    return this.listen;
+    return subscription;
   }
 
   /** Reconnects now (closing the current connection first). */
@@ -491,16 +582,18 @@ export class ServerConnection {
     await this.get();
   }
 
+  /**
+   * Ends every state at once: a connect in flight is abandoned, and closing the client fails its
+   * requests in flight and ends its listen stream. Bounded by the transports' own shutdown.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    this.abortConnect?.abort(new Error(`MCP server '${this.name}': the client was disconnected`));
     const pending = this.connecting;
-    await pending?.catch(() => {});
+    pending?.abort.abort(this.disconnected());
     const client = this.client;
     this.client = undefined;
-    const listen = this.listen;
     this.listen = undefined;
-    await listen?.close().catch(() => {});
-    await client?.close().catch(() => {});
+    this.listenFilterKey = '';
+    await Promise.allSettled([client?.close(), pending?.promise]);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The shape of every `*WithErrors` method: one operation per server, concurrently, each under its
  * own optional deadline, collected as values plus per-server `errors`, `errorDetails` and (only
- * when options were given) `durations`.
+ * when options were given) `durations`. A deadline that passes aborts the operation's signal, so
+ * the work given up on (a connect, its child process, a request) is abandoned, not left running.
  */
 import { errorDetail, legacyMessage } from './errors.js';
 import type { FanOutErrors, MCPErrorDetail, WithErrorsOptions } from './types.js';
@@ -10,21 +11,33 @@ export interface FanOutResult<T> extends FanOutErrors {
   values: Record<string, T>;
 }
 
-function withDeadline<T>(serverName: string, work: Promise<T>, timeoutMs: number | undefined): Promise<T> {
-  if (timeoutMs === undefined) return work;
+/** One server's operation for a fan-out; `signal` aborts when its deadline passes. */
+export type FanOutOperation<T> = (serverName: string, signal: AbortSignal | undefined) => Promise<T>;
+
+function withDeadline<T>(
+  serverName: string,
+  operation: FanOutOperation<T>,
+  timeoutMs: number | undefined,
+): Promise<T> {
+  if (timeoutMs === undefined) return operation(serverName, undefined);
+  const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`MCP server '${serverName}' did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    timer = setTimeout(() => {
+      const late = new Error(
+        `MCP server '${serverName}' did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
+      );
+      abort.abort(late);
+      reject(late);
+    }, timeoutMs);
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  // Raced as well: the deadline holds even for work that does not watch its signal.
+  return Promise.race([operation(serverName, abort.signal), deadline]).finally(() => clearTimeout(timer));
 }
 
 export async function fanOut<T>(
   serverNames: string[],
-  operation: (serverName: string) => Promise<T>,
+  operation: FanOutOperation<T>,
   options?: WithErrorsOptions,
 ): Promise<FanOutResult<T>> {
   const values: Record<string, T> = {};
@@ -35,11 +48,7 @@ export async function fanOut<T>(
     serverNames.map(async (serverName) => {
       const started = performance.now();
       try {
-        values[serverName] = await withDeadline(
-          serverName,
-          operation(serverName),
-          options?.perServerTimeoutMs,
-        );
+        values[serverName] = await withDeadline(serverName, operation, options?.perServerTimeoutMs);
       } catch (error) {
         const detail = errorDetail(error);
         // Every reported error names its server, whichever layer raised it.

@@ -2,6 +2,10 @@
  * Process hooks: on SIGINT, SIGTERM or SIGHUP every client that opted in disconnects and the
  * process ends; on beforeExit they disconnect. Listeners are installed once per process, the first
  * time an opted-in client connects, and stay until the process exits (the page's rule).
+ * `beforeExit` can fire because an idle stdio connection does not hold the process open (see
+ * activity.ts); the disconnect it starts does, until its children are gone. It stays installed
+ * (`on`, not `once`): a process that goes on and idles again is cleaned up again, and with no
+ * client left the hook schedules nothing, so the process ends.
  */
 const clients = new Set<{ disconnect(): Promise<void> }>();
 let installed = false;
@@ -21,7 +25,7 @@ export function registerForProcessHooks(client: { disconnect(): Promise<void> })
       void disconnectAll().finally(() => process.exit(SIGNAL_EXIT_CODES[signal]));
     });
   }
-  process.once('beforeExit', () => {
+  process.on('beforeExit', () => {
     void disconnectAll();
   });
 }

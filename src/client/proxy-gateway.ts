@@ -28,7 +28,7 @@ import {
 import {
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerCapabilities,
   type ServerContext,
   TRACEPARENT_META_KEY,
@@ -37,6 +37,7 @@ import { MCP_APPS_EXTENSION_ID } from '../server/app-resources.js';
 import type { ToolAuthorization } from '../server/auth/fga.js';
 import { Connections } from '../server/connections.js';
 import { promptGetParams } from '../server/protocol-server.js';
+import { type ErrorReporting, ErrorShapingServer } from '../server/request-errors.js';
 import { mcpRequestContext, requestExtra } from '../server/tool-context.js';
 import { errorResult } from '../server/tool-result.js';
 import {
@@ -93,12 +94,16 @@ function gatewayResult(result: CallToolResult, trace: RequestTrace): CallToolRes
   return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
-export function createGatewayServer(upstream: GatewayUpstream): Server {
+export function createGatewayServer(upstream: GatewayUpstream, reporting: ErrorReporting): Server {
   const { connection } = upstream;
-  const server = new Server(upstream.info, {
-    capabilities: gatewayCapabilities(upstream.capabilities),
-    ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
-  });
+  const server = new ErrorShapingServer(
+    upstream.info,
+    {
+      capabilities: gatewayCapabilities(upstream.capabilities),
+      ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
+    },
+    reporting,
+  );
 
   /** One upstream request; a failure keeps its JSON-RPC code and names the server. */
   const forward = async <T>(what: string, operation: (client: Client) => Promise<T>): Promise<T> => {
@@ -249,7 +254,12 @@ export class ProxyGateway {
 
   /** Gateway instances hold no state of their own: one per request, session or stdio peer. */
   private instance() {
-    return { server: createGatewayServer(this.upstream), subscriptions: new Set<string>() };
+    // A proxy has no redactErrors option: upstream errors are the upstream's to word.
+    const reporting = {
+      redact: false,
+      log: (message: string) => this.logger().error(`${this.label()}: ${message}`),
+    };
+    return { server: createGatewayServer(this.upstream, reporting), subscriptions: new Set<string>() };
   }
 
   /**

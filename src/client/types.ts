@@ -73,6 +73,11 @@ interface BaseServerOptions {
   instructionsMaxLength?: number;
   requireToolApproval?: boolean | ((params: RequireToolApprovalContext) => boolean | Promise<boolean>);
   onToolError?: 'throw' | 'return';
+  /**
+   * Validates this server's tool arguments and structured output instead of the client's default
+   * (Ajv with patterns matched by RE2, so a server's schema cannot make a check backtrack). A
+   * validator given here is used as it is: its patterns are its own to make safe.
+   */
   jsonSchemaValidator?: JsonSchemaValidatorType;
 }
 
@@ -121,7 +126,11 @@ export interface MCPErrorDetail {
 }
 
 export interface WithErrorsOptions {
-  /** Bounds each server's part of the operation; timed-out servers are reported in `errors`. */
+  /**
+   * Bounds each server's part of the operation; timed-out servers are reported in `errors`, and
+   * what they were doing is abandoned: their requests are cancelled, and a connect nobody else
+   * waits for is closed (a stdio child is ended).
+   */
   perServerTimeoutMs?: number;
 }
 

@@ -14,12 +14,14 @@ export interface MCPServerLimits {
   maxSessions?: number;
   /** A legacy session with no request in flight and no open stream for this long is closed. Default 15 min. */
   sessionIdleTimeoutMs?: number;
-  /** Legacy HTTP+SSE (`startSSE`, `startHonoSSE`) connections held at once; beyond it 503. Default 1,000. */
+  /** Legacy HTTP+SSE connections held at once by each of `startSSE` and `startHonoSSE`; beyond it 503. Default 1,000. */
   maxSseConnections?: number;
   /** 2026-07-28 tool calls parked waiting for the client's input, server-wide. Default 1,000. */
   maxSuspendedCalls?: number;
   /** The same, per principal (the authenticated caller); anonymous callers share one budget. Default 100. */
   maxSuspendedCallsPerPrincipal?: number;
+  /** A parked call nobody answers for this long is cancelled (its tool sees `cancel`). Default 5 min. */
+  suspendedCallTimeoutMs?: number;
   /** `subscriptions/listen` and `events/stream` streams open at once. Default 1,000. */
   maxOpenStreams?: number;
   /**
@@ -27,7 +29,10 @@ export interface MCPServerLimits {
    * is closed and what it queued is freed. Default 1 MiB.
    */
   maxStreamBufferBytes?: number;
-  /** Requests of one legacy JSON-RPC batch (or one legacy connection) run at once. Default 8. */
+  /**
+   * Requests one legacy connection (Streamable HTTP session or stateless request, HTTP+SSE
+   * connection) runs at once; the rest of a batch or of pipelined POSTs wait in order. Default 8.
+   */
   maxConcurrentRequests?: number;
 }
 
@@ -41,6 +46,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxSseConnections: 1000,
   maxSuspendedCalls: 1000,
   maxSuspendedCallsPerPrincipal: 100,
+  suspendedCallTimeoutMs: 5 * 60 * 1000,
   maxOpenStreams: 1000,
   maxStreamBufferBytes: 1024 * 1024,
   maxConcurrentRequests: 8,

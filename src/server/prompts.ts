@@ -1,6 +1,8 @@
 /**
  * `prompts/*` and prompt-argument completion over the user's MCPServerPrompts callbacks. Prompts
  * may be versioned: several entries share a name, and `prompts/get` selects one by `version`.
+ * Unknown prompts, versions and missing arguments describe the caller's request (-32602); a
+ * callback that throws is a CallbackError naming the prompt (see request-errors.ts).
  */
 import {
   type CompleteResult,
@@ -9,6 +11,8 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { quoted } from './issues.js';
+import { runCallback } from './request-errors.js';
 import { toCompleteResult } from './resources.js';
 import type { MCPServerPrompts } from './types.js';
 
@@ -16,7 +20,7 @@ export class PromptHandlers {
   constructor(private readonly config: MCPServerPrompts) {}
 
   async list(): Promise<ListPromptsResult> {
-    return { prompts: await this.config.listPrompts() };
+    return { prompts: await runCallback('Listing prompts failed', () => this.config.listPrompts()) };
   }
 
   async get(
@@ -24,33 +28,38 @@ export class PromptHandlers {
     version: string | undefined,
     args: Record<string, string> | undefined,
   ): Promise<GetPromptResult> {
-    const candidates = (await this.config.listPrompts()).filter((p) => p.name === name);
+    const failure = `Prompt ${quoted(name)} failed`;
+    const listed = await runCallback(failure, () => this.config.listPrompts());
+    const candidates = listed.filter((p) => p.name === name);
     if (candidates.length === 0) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt '${name}' not found`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${quoted(name)} not found`);
     }
     const prompt = version === undefined ? candidates[0] : candidates.find((p) => p.version === version);
     if (!prompt) {
       const known = candidates.map((p) => p.version).filter(Boolean);
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Prompt '${name}' has no version '${version}'${known.length ? ` (available: ${known.join(', ')})` : ''}`,
+        `Prompt ${quoted(name)} has no version ${quoted(String(version))}${known.length ? ` (available: ${known.join(', ')})` : ''}`,
       );
     }
     const missing = (prompt.arguments ?? []).filter((arg) => arg.required && args?.[arg.name] === undefined);
     if (missing.length > 0) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Prompt '${name}' is missing required argument${missing.length > 1 ? 's' : ''}: ${missing.map((a) => a.name).join(', ')}`,
+        `Prompt ${quoted(name)} is missing required argument${missing.length > 1 ? 's' : ''}: ${missing.map((a) => a.name).join(', ')}`,
       );
     }
-    if (!this.config.getPromptMessages) {
+    const getMessages = this.config.getPromptMessages;
+    if (!getMessages) {
       return prompt.description ? { description: prompt.description, messages: [] } : { messages: [] };
     }
-    const { prompt: resolved, messages } = await this.config.getPromptMessages({
-      name,
-      ...(version !== undefined ? { version } : {}),
-      args: args ?? {},
-    });
+    const { prompt: resolved, messages } = await runCallback(failure, () =>
+      getMessages.call(this.config, {
+        name,
+        ...(version !== undefined ? { version } : {}),
+        args: args ?? {},
+      }),
+    );
     const description = resolved?.description ?? prompt.description;
     return description ? { description, messages } : { messages };
   }
@@ -61,6 +70,11 @@ export class PromptHandlers {
     context?: { arguments?: Record<string, string> },
   ): Promise<CompleteResult> {
     const complete = this.config.completePromptArgument;
-    return toCompleteResult(complete ? await complete({ name, argument, context }) : undefined);
+    if (!complete) return toCompleteResult(undefined);
+    return toCompleteResult(
+      await runCallback(`Completing prompt ${quoted(name)} failed`, () =>
+        complete({ name, argument, context }),
+      ),
+    );
   }
 }

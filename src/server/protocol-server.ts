@@ -12,16 +12,18 @@ import {
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolAuthorization } from './auth/fga.js';
 import type { EventsService } from './events/service.js';
+import { quoted } from './issues.js';
 import type { ResolvedLimits } from './limits.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
+import { type ErrorReporting, ErrorShapingServer, failureMessage, requestParams } from './request-errors.js';
 import type { ResourceHandlers } from './resources.js';
 import type { SuspendedCalls } from './suspended-calls.js';
 import { type Elicit, mcpRequestContext, requestExtra, toolContext } from './tool-context.js';
@@ -29,11 +31,13 @@ import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-
 import { errorResult, toCallToolResult } from './tool-result.js';
 import { exposeTraceContext, inToolSpan, traced } from './trace-context.js';
 
-export const promptGetParams = z.looseObject({
-  name: z.string(),
-  version: z.string().optional(),
-  arguments: z.record(z.string(), z.string()).optional(),
-});
+export const promptGetParams = requestParams(
+  z.looseObject({
+    name: z.string(),
+    version: z.string().optional(),
+    arguments: z.record(z.string(), z.string()).optional(),
+  }),
+);
 
 /** Shared state every instance reads. */
 export interface ProtocolHost {
@@ -85,12 +89,23 @@ export function capabilitiesOf(host: ProtocolHost): ServerCapabilities {
   return capabilities;
 }
 
-/** Runs a tool to a `CallToolResult`: thrown errors and rejected arguments become `isError` results. */
+/** Where a server's errors are logged, and whether clients see their detail. */
+function reportingOf(host: ProtocolHost): ErrorReporting {
+  return {
+    redact: host.redactErrors,
+    log: (message) => host.logger.error(`MCP server '${host.id}': ${message}`),
+  };
+}
+
+/**
+ * Runs a tool to a `CallToolResult`: thrown errors and rejected arguments become `isError`
+ * results. Rejected arguments describe the caller's own input, so they are never redacted.
+ */
 export async function runTool(
   entry: ToolEntry,
   args: unknown,
   invocation: ToolInvocation,
-  logger: IMastraLogger,
+  reporting: ErrorReporting,
 ): Promise<CallToolResult> {
   try {
     const output = await inToolSpan(invocation.tracingContext, entry, args, (tracingContext) =>
@@ -99,9 +114,7 @@ export async function runTool(
     return toCallToolResult(entry, output);
   } catch (error) {
     if (error instanceof ToolArgumentsError) return errorResult(error.message);
-    const reason = error instanceof Error ? error.message : String(error);
-    logger.error(`MCP tool '${entry.name}' failed: ${reason}`);
-    return errorResult(`Tool '${entry.name}' failed: ${reason}`);
+    return errorResult(failureMessage(reporting, `Tool '${entry.name}' failed`, error));
   }
 }
 
@@ -125,11 +138,16 @@ export function createProtocolServer(
   mode: ElicitationMode,
   scope: InstanceScope = {},
 ): ProtocolInstance {
-  const server = new Server(host.info, {
-    capabilities: capabilitiesOf(host),
-    ...(host.instructions ? { instructions: host.instructions } : {}),
-    ...(mode === 'modern' ? { requestState: { verify: host.suspended.codec.verify } } : {}),
-  });
+  const reporting = reportingOf(host);
+  const server = new ErrorShapingServer(
+    host.info,
+    {
+      capabilities: capabilitiesOf(host),
+      ...(host.instructions ? { instructions: host.instructions } : {}),
+      ...(mode === 'modern' ? { requestState: { verify: host.suspended.codec.verify } } : {}),
+    },
+    reporting,
+  );
   const subscriptions = new Set<string>();
 
   server.setRequestHandler('tools/list', async (_request, ctx) => {
@@ -142,7 +160,7 @@ export function createProtocolServer(
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const entry = host.registry.get(name);
-    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${name}'`);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${quoted(name)}`);
     return traced(host, server, ctx, name, async (trace) => {
       const extra = requestExtra(ctx);
       const requestContext = mcpRequestContext(extra);
@@ -163,7 +181,7 @@ export function createProtocolServer(
         };
         const mastra = host.mastra();
         if (mastra) invocation.mastra = mastra;
-        return runTool(entry, request.params.arguments, invocation, host.logger);
+        return runTool(entry, request.params.arguments, invocation, reporting);
       };
       if (mode === 'modern') {
         const outcome = await host.suspended.serve(ctx, name, start);

@@ -1,7 +1,8 @@
 /**
  * `resources/*` and resource-template completion: the `appResources` (MCP Apps) plus the user's
  * MCPServerResources callbacks. An app resource wins over a user resource with the same URI: it is
- * listed once and its HTML is what a read returns.
+ * listed once and its HTML is what a read returns. A callback that throws is a CallbackError naming
+ * the URI (a failed read answers as not found), so `redactErrors` can keep its reason private.
  */
 import {
   type CompleteResult,
@@ -11,6 +12,8 @@ import {
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
 import type { AppResourceSet } from './app-resources.js';
+import { quoted } from './issues.js';
+import { runCallback } from './request-errors.js';
 import type { MCPServerCompletion, MCPServerResourceContent, MCPServerResources } from './types.js';
 
 /** The protocol caps one completion answer at 100 values. */
@@ -35,25 +38,36 @@ export class ResourceHandlers {
   ) {}
 
   async list(): Promise<ListResourcesResult> {
-    const own = (await this.config?.listResources()) ?? [];
+    const own = await this.listed();
     return { resources: [...this.apps.list(), ...own.filter((resource) => !this.apps.has(resource.uri))] };
   }
 
   async templates(): Promise<ListResourceTemplatesResult> {
-    return { resourceTemplates: (await this.config?.resourceTemplates?.()) ?? [] };
+    const config = this.config;
+    const templates = config?.resourceTemplates;
+    return {
+      resourceTemplates: templates
+        ? await runCallback('Listing resource templates failed', () => templates.call(config))
+        : [],
+    };
+  }
+
+  private async listed() {
+    const config = this.config;
+    return config ? await runCallback('Listing resources failed', () => config.listResources()) : [];
   }
 
   async read(uri: string): Promise<ReadResourceResult> {
     const app = this.apps.read(uri);
     if (app) return app;
-    if (!this.config) throw new ResourceNotFoundError(uri, `Resource '${uri}' is not among the appResources`);
-    let content: MCPServerResourceContent | MCPServerResourceContent[];
-    try {
-      content = await this.config.getResourceContent({ uri });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ResourceNotFoundError(uri, `Resource '${uri}' could not be read: ${reason}`);
-    }
+    const config = this.config;
+    if (!config)
+      throw new ResourceNotFoundError(uri, `Resource ${quoted(uri)} is not among the appResources`);
+    const content: MCPServerResourceContent | MCPServerResourceContent[] = await runCallback(
+      `Resource ${quoted(uri)} could not be read`,
+      () => config.getResourceContent({ uri }),
+      (message) => new ResourceNotFoundError(uri, message),
+    );
     const items = Array.isArray(content) ? content : [content];
     const listedMimeType = items.some((item) => !item.mimeType) ? await this.mimeTypeOf(uri) : undefined;
     return {
@@ -67,7 +81,7 @@ export class ResourceHandlers {
   }
 
   private async mimeTypeOf(uri: string): Promise<string | undefined> {
-    const listed = (await this.config?.listResources()) ?? [];
+    const listed = await this.listed();
     return listed.find((resource) => resource.uri === uri)?.mimeType;
   }
 
@@ -77,6 +91,11 @@ export class ResourceHandlers {
     context?: { arguments?: Record<string, string> },
   ): Promise<CompleteResult> {
     const complete = this.config?.completeResourceTemplate;
-    return toCompleteResult(complete ? await complete({ uriTemplate, argument, context }) : undefined);
+    if (!complete) return toCompleteResult(undefined);
+    return toCompleteResult(
+      await runCallback(`Completing resource template ${quoted(uriTemplate)} failed`, () =>
+        complete({ uriTemplate, argument, context }),
+      ),
+    );
   }
 }

@@ -4,8 +4,6 @@
  * connection (tool registry, suspended calls, connection set) lives here; each connection or
  * 2026-07-28 request gets a cheap SDK instance from `createProtocolServer`.
  */
-import type { ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import type { ToolsInput } from '@mastra/core/agent';
 import { MastraError } from '@mastra/core/error';
 import type { Mastra } from '@mastra/core/mastra';
@@ -20,7 +18,6 @@ import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
 import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { Hono } from 'hono';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
@@ -44,8 +41,7 @@ import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import type { ToolEntry } from './tool-entry.js';
 import { type HonoSSETransportOptions, HonoSseEndpoint, type SSETransport } from './transports/hono-sse.js';
-import { hostGuardRejection } from './transports/host-guard.js';
-import { sendJsonRpcError } from './transports/node-http.js';
+import type { HostGuardOptions } from './transports/host-guard.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
@@ -62,8 +58,13 @@ export interface ToolInfo {
   _meta?: Record<string, unknown>;
 }
 
-/** `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the page shows. */
-export type MCPServerHonoSSEStartOptions = MCPServerHonoSSEOptions | (SseOptions & { context?: undefined });
+/**
+ * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the page shows.
+ * Both take `allowedHosts`/`allowedOrigins` (DNS-rebinding protection, as every HTTP transport).
+ */
+export type MCPServerHonoSSEStartOptions =
+  | (MCPServerHonoSSEOptions & HostGuardOptions)
+  | (SseOptions & { context?: undefined });
 
 function toolInfo(entry: ToolEntry): ToolInfo {
   const { definition } = entry;
@@ -283,36 +284,22 @@ export class MCPServer extends MCPServerBase {
 
   /**
    * Serves the legacy HTTP+SSE transport through Hono. Inside a Hono route pass `context` and
-   * return the Response; on Node pass `req`/`res` and the response is written for you.
+   * return the Response; on Node pass `req`/`res` and the response is written for you. Either
+   * way foreign `Host`/`Origin` headers get 403 (`allowedHosts`/`allowedOrigins` widen that), and
+   * message bodies are bounded by `limits`.
    */
   override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
-    const { url, ssePath, messagePath } = options;
+    const { url, ssePath, messagePath, allowedHosts, allowedOrigins } = options;
+    const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins };
     if (options.context) {
       return this.honoSse.handle({
-        url,
-        ssePath,
-        messagePath,
+        ...common,
         context: options.context as HonoSSETransportOptions['context'],
         authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
       });
     }
     const { req, res } = options;
-    const rejection = hostGuardRejection(req, options);
-    if (rejection) {
-      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
-      return undefined;
-    }
-    const app = new Hono();
-    app.all('*', (context) =>
-      this.honoSse.handle({
-        url,
-        ssePath,
-        messagePath,
-        context,
-        authInfo: (req as AuthenticatedRequest).auth,
-      }),
-    );
-    await getRequestListener(app.fetch)(req, res as ServerResponse);
+    await this.honoSse.handleNode({ ...common, req, res, authInfo: (req as AuthenticatedRequest).auth });
     return undefined;
   }
 

@@ -1,13 +1,20 @@
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SUSPENDED_CALL_TTL_SECONDS, SuspendedCalls } from './suspended-calls.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import { SuspendedCalls } from './suspended-calls.js';
 import type { ElicitationRequest } from './types.js';
 
-/** The two fields of the SDK's handler context that SuspendedCalls reads. */
-async function round(calls: SuspendedCalls, state?: string, inputResponses?: Record<string, unknown>) {
+/** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
+async function round(
+  calls: SuspendedCalls,
+  state?: string,
+  inputResponses?: Record<string, unknown>,
+  subject?: string,
+) {
   const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
   return {
     mcpReq: { requestState: () => verified, inputResponses },
+    ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
   } as unknown as ServerContext;
 }
 
@@ -99,7 +106,7 @@ describe('SuspendedCalls', () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
     const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
-    vi.advanceTimersByTime(SUSPENDED_CALL_TTL_SECONDS * 1000);
+    vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
     await vi.waitFor(() => expect(seen).toEqual(['cancel']));
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     await expect(
@@ -118,5 +125,83 @@ describe('SuspendedCalls', () => {
     await calls.serve(await round(calls), 'b', askingTool(seen));
     calls.cancelAll();
     await vi.waitFor(() => expect(seen).toEqual(['cancel', 'cancel']));
+  });
+
+  it('refuses a question beyond the server and per-principal budgets, and counts a freed place again', async () => {
+    const limits = { maxSuspendedCalls: 3, maxSuspendedCallsPerPrincipal: 2, suspendedCallTimeoutMs: 60_000 };
+    const calls = new SuspendedCalls(undefined, limits);
+    const seen: string[] = [];
+    const failed: string[] = [];
+    const tool = async (elicit: Parameters<ReturnType<typeof askingTool>>[0]) => {
+      try {
+        return await askingTool(seen)(elicit);
+      } catch (error) {
+        failed.push((error as Error).message);
+        return { content: [], isError: true } as CallToolResult;
+      }
+    };
+    const ann = [
+      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+    ];
+    await expect(
+      calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(
+        /Tool 'greet'.*2 calls of this caller.*limits\.maxSuspendedCallsPerPrincipal/,
+      ),
+    });
+    await calls.serve(await round(calls), 'greet', tool);
+    await expect(calls.serve(await round(calls), 'greet', tool)).rejects.toThrow(
+      /3 calls.*limits\.maxSuspendedCalls\b/,
+    );
+    await vi.waitFor(() => expect(failed).toHaveLength(2));
+    expect(calls.size).toBe(3);
+
+    const key = Object.keys(ann[0]?.inputRequests ?? {})[0] as string;
+    await calls.serve(
+      await round(
+        calls,
+        ann[0]?.requestState,
+        { [key]: { action: 'accept', content: { name: 'Ann' } } },
+        'ann',
+      ),
+      'greet',
+      tool,
+    );
+    expect(calls.size).toBe(2);
+    await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool);
+    expect(calls.size).toBe(3);
+    calls.cancelAll();
+  });
+
+  it("refuses another principal's retry as unknown state and leaves the call waiting", async () => {
+    const calls = new SuspendedCalls();
+    const seen: string[] = [];
+    const first = asInputRequired(
+      await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', askingTool(seen)),
+    );
+    const key = Object.keys(first.inputRequests ?? {})[0] as string;
+    const answer = (name: string) => ({ [key]: { action: 'accept', content: { name } } });
+    for (const thief of ['bob', undefined]) {
+      await expect(
+        calls.serve(
+          await round(calls, first.requestState, answer('Mallory'), thief),
+          'greet',
+          askingTool(seen),
+        ),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/not waiting any more for this caller/),
+      });
+    }
+    expect(seen).toEqual([]);
+    const done = await calls.serve(
+      await round(calls, first.requestState, answer('Ann'), 'ann'),
+      'greet',
+      askingTool(seen),
+    );
+    expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
   });
 });

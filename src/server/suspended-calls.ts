@@ -7,6 +7,13 @@
  * The run waits in this instance's memory, so the state names the instance: with a key shared by
  * every instance (request-state.ts) a retry that reaches another one verifies there and is refused
  * with `-32602`, `data.reason` 'wrong_instance' and the holder's id, never answered by a fresh run.
+ *
+ * Parked runs are bounded (`limits`): at most `maxSuspendedCalls` on the server and
+ * `maxSuspendedCallsPerPrincipal` per principal (anonymous callers share one budget). A run that
+ * asks with no room left gets its question refused (its elicitation throws, and it ends on its
+ * own) and the caller a JSON-RPC error naming the tool, the limit and the option. A parked run
+ * belongs to the principal that started it: anyone else's retry is refused as if the state were
+ * unknown, and the run is left as it was.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -22,16 +29,25 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCP_INSTANCE_ID_HEADER } from '../shared/instance-header.js';
+import { principalOf } from './auth/principal.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from './limits.js';
 import { localRequestState, type ResolvedRequestState, rotatingCodec } from './request-state.js';
 import { formatIssues } from './tool-schema.js';
 import type { ElicitationRequest } from './types.js';
 
-/** How long a suspended tool waits for the client's answer before its elicitation is cancelled. */
-export const SUSPENDED_CALL_TTL_SECONDS = 300;
-
 /** `data.reason` of the error a retry gets on an instance that does not hold its suspended call. */
 export const WRONG_INSTANCE_REASON = 'wrong_instance';
+
+/** JSON-RPC code of a call refused because the parked-call budget is spent (a server error). */
+export const SUSPENDED_CALLS_FULL_CODE = -32000;
+
+/** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
+const ANONYMOUS = '';
+
+type Limits = Pick<
+  ResolvedLimits,
+  'maxSuspendedCalls' | 'maxSuspendedCallsPerPrincipal' | 'suspendedCallTimeoutMs'
+>;
 
 interface SuspendedState {
   callId: string;
@@ -44,6 +60,7 @@ interface Question {
   key: string;
   request: ElicitationRequest;
   resolve: (result: ElicitResult) => void;
+  reject: (error: Error) => void;
 }
 
 const elicitResultSchema = z.object({
@@ -60,7 +77,10 @@ class SuspendedCall {
   private signalAsked!: () => void;
   private questions = 0;
 
-  constructor(readonly toolName: string) {
+  constructor(
+    readonly toolName: string,
+    readonly principal: string,
+  ) {
     this.resetAsked();
   }
 
@@ -71,8 +91,8 @@ class SuspendedCall {
   }
 
   readonly elicit = (request: ElicitationRequest): Promise<ElicitResult> =>
-    new Promise((resolve) => {
-      this.question = { key: `elicitation-${++this.questions}`, request, resolve };
+    new Promise((resolve, reject) => {
+      this.question = { key: `elicitation-${++this.questions}`, request, resolve, reject };
       this.signalAsked();
     });
 
@@ -83,6 +103,13 @@ class SuspendedCall {
     question?.resolve(result);
   }
 
+  /** The question cannot wait: the tool's elicitation throws `error`, and the run ends on its own. */
+  refuse(error: Error): void {
+    const question = this.question;
+    this.question = undefined;
+    question?.reject(error);
+  }
+
   /** Resolves with the tool's result, or with 'asked' once it waits for input. */
   next(): Promise<CallToolResult | 'asked'> {
     return Promise.race([this.result, this.asked]);
@@ -91,18 +118,22 @@ class SuspendedCall {
 
 export class SuspendedCalls {
   private readonly calls = new Map<string, SuspendedCall>();
+  /** Parked calls per principal (ANONYMOUS for unauthenticated callers). */
+  private readonly perPrincipal = new Map<string, number>();
   readonly codec: RequestStateCodec<SuspendedState>;
   readonly instanceId: string;
 
   constructor(
     { keys, instanceId }: Pick<ResolvedRequestState, 'keys' | 'instanceId'> = localRequestState(),
-    private readonly limits: Pick<
-      ResolvedLimits,
-      'maxSuspendedCalls' | 'maxSuspendedCallsPerPrincipal'
-    > = DEFAULT_LIMITS,
+    private readonly limits: Limits = DEFAULT_LIMITS,
   ) {
-    this.codec = rotatingCodec<SuspendedState>(keys, SUSPENDED_CALL_TTL_SECONDS);
+    this.codec = rotatingCodec<SuspendedState>(keys, Math.ceil(limits.suspendedCallTimeoutMs / 1000));
     this.instanceId = instanceId;
+  }
+
+  /** How many calls are parked (for tests and introspection). */
+  get size(): number {
+    return this.calls.size;
   }
 
   /**
@@ -115,12 +146,13 @@ export class SuspendedCalls {
     start: (elicit: (request: ElicitationRequest) => Promise<ElicitResult>) => Promise<CallToolResult>,
   ): Promise<CallToolResult | InputRequiredResult> {
     const state = ctx.mcpReq.requestState<SuspendedState>();
+    const principal = principalOf(ctx.http?.authInfo) ?? ANONYMOUS;
     let call: SuspendedCall;
     if (state === undefined) {
-      call = new SuspendedCall(toolName);
+      call = new SuspendedCall(toolName, principal);
       call.result = start(call.elicit);
     } else {
-      call = this.resume(ctx, state, toolName);
+      call = this.resume(ctx, state, toolName, principal);
     }
     const outcome = await call.next();
     if (outcome !== 'asked') {
@@ -130,7 +162,12 @@ export class SuspendedCalls {
     return this.park(call);
   }
 
-  private resume(ctx: ServerContext, state: SuspendedState, toolName: string): SuspendedCall {
+  private resume(
+    ctx: ServerContext,
+    state: SuspendedState,
+    toolName: string,
+    principal: string,
+  ): SuspendedCall {
     if (state.instance !== this.instanceId) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
@@ -141,11 +178,18 @@ export class SuspendedCalls {
       );
     }
     const call = this.calls.get(state.callId);
-    if (!call || call.toolName !== toolName || call.question?.key !== state.key) {
+    // Another principal's call is answered exactly like an unknown one: its existence is not told.
+    if (
+      !call ||
+      call.principal !== principal ||
+      call.toolName !== toolName ||
+      call.question?.key !== state.key
+    ) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Tool '${toolName}': the suspended call this answer belongs to is not waiting any more ` +
-          '(it expired, was already answered, or its instance restarted); call the tool again',
+        `Tool '${toolName}': the suspended call this answer belongs to is not waiting any more for this caller ` +
+          '(it expired, was already answered, was started by another caller, or its instance restarted); ' +
+          'call the tool again',
       );
     }
     const response = ctx.mcpReq.inputResponses?.[state.key];
@@ -178,19 +222,52 @@ export class SuspendedCalls {
 
   private async park(call: SuspendedCall): Promise<InputRequiredResult> {
     const question = call.question as Question;
+    if (!this.calls.has(call.id)) this.admit(call);
     clearTimeout(call.timer);
-    call.timer = setTimeout(() => this.expire(call), SUSPENDED_CALL_TTL_SECONDS * 1000);
+    call.timer = setTimeout(() => this.expire(call), this.limits.suspendedCallTimeoutMs);
     call.timer.unref();
-    this.calls.set(call.id, call);
     return inputRequired({
       inputRequests: { [question.key]: inputRequired.elicit(question.request) },
       requestState: await this.codec.mint({ callId: call.id, key: question.key, instance: this.instanceId }),
     });
   }
 
+  /** Counts a call newly parked, or refuses its question when the server's or its principal's budget is spent. */
+  private admit(call: SuspendedCall): void {
+    const { maxSuspendedCalls, maxSuspendedCallsPerPrincipal } = this.limits;
+    const held = this.perPrincipal.get(call.principal) ?? 0;
+    const spent =
+      this.calls.size >= maxSuspendedCalls
+        ? {
+            limit: 'maxSuspendedCalls',
+            reason: `${maxSuspendedCalls} calls are already waiting on this server`,
+          }
+        : held >= maxSuspendedCallsPerPrincipal
+          ? {
+              limit: 'maxSuspendedCallsPerPrincipal',
+              reason: `${maxSuspendedCallsPerPrincipal} calls of this caller are already waiting`,
+            }
+          : undefined;
+    if (spent) {
+      const message =
+        `Tool '${call.toolName}' cannot wait for input: ${spent.reason} (limits.${spent.limit}); ` +
+        'answer one of them or call again later';
+      call.refuse(new Error(message));
+      throw new ProtocolError(SUSPENDED_CALLS_FULL_CODE, message, {
+        tool: call.toolName,
+        limit: spent.limit,
+      });
+    }
+    this.calls.set(call.id, call);
+    this.perPrincipal.set(call.principal, held + 1);
+  }
+
   private forget(call: SuspendedCall): void {
     clearTimeout(call.timer);
-    this.calls.delete(call.id);
+    if (!this.calls.delete(call.id)) return;
+    const held = (this.perPrincipal.get(call.principal) ?? 1) - 1;
+    if (held > 0) this.perPrincipal.set(call.principal, held);
+    else this.perPrincipal.delete(call.principal);
   }
 
   /** Nobody answered in time: the tool sees a cancel and finishes on its own. */

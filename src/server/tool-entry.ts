@@ -12,6 +12,7 @@ import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { withUiLink } from './app-resources.js';
+import { clip } from './issues.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
 import type { MCPToolContext } from './types.js';
 
@@ -40,13 +41,16 @@ export interface ToolEntry {
   invoke(args: unknown, invocation: ToolInvocation): Promise<unknown>;
 }
 
+/** Longest rejected-arguments message: validators may list every failing entry and echo the input. */
+const MAX_ARGUMENTS_MESSAGE = 1000;
+
 /** Arguments a tool's input schema rejected; the message names the tool and each failing field. */
 export class ToolArgumentsError extends Error {
   constructor(
     readonly toolName: string,
     readonly issues: string[],
   ) {
-    super(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`);
+    super(clip(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`, MAX_ARGUMENTS_MESSAGE));
     this.name = 'ToolArgumentsError';
   }
 }

@@ -144,8 +144,13 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    */
   limits?: MCPServerLimits;
   /**
-   * Public servers: answer a tool, resource or prompt callback that throws with a generic message
-   * and keep the real one in the server log only. Default false (the message is sent as thrown).
+   * Public servers: a tool, resource or prompt callback (or completion) that throws reaches the
+   * client as a generic message naming its target (`Tool 'x' failed`, `Resource 'uri' could not
+   * be read`, `Prompt 'p' failed`), and any other unexpected error as `Internal error in
+   * <method>`; the full error is written to the server log either way. Rejected arguments and
+   * params (they describe the caller's own input) and `ProtocolError`s a callback throws on
+   * purpose are sent as they are. Default false: the thrown message is sent after the name (a zod
+   * issue dump summarised, at most 500 characters).
    */
   redactErrors?: boolean;
 }

@@ -6,6 +6,8 @@
  * - `cursor` never passes an occurrence the loop has not received: each queued occurrence carries
  *   the cursor that becomes visible when the loop takes it, and a cursor for a quiet period
  *   (heartbeat, poll, refresh) waits until the queue is empty.
+ * - `cursor` never moves back: a cursor older than one already received (whatever brought it) is
+ *   ignored; an occurrence carrying one is still delivered.
  * - `truncated` is true exactly for the first occurrence the loop reads after a gap (a server gap,
  *   or the oldest unread occurrence dropped because the buffer was full).
  * - Repeats of an event id within `dedupWindow` never reach the loop.
@@ -15,7 +17,7 @@
 import type { MastraError } from '@mastra/core/error';
 import type { EventCursor, EventOccurrence } from '../../events/wire.js';
 import { messageOf } from '../errors.js';
-import { RecentIds } from './dedup.js';
+import { CursorOrder, RecentIds } from './dedup.js';
 import { BUFFER_OVERFLOW, eventsError } from './errors.js';
 import type {
   MCPEventDeliveryMode,
@@ -61,6 +63,7 @@ export class EventSubscription implements MCPEventSubscription {
   /** A quiet-period cursor waiting for the queue to empty. */
   private tail: { cursor: EventCursor } | undefined;
   private readonly recent: RecentIds;
+  private readonly order: CursorOrder;
   private readonly handlers = new Set<MCPEventErrorHandler>();
   /** Errors raised before any handler was registered, for the first one. */
   private held: Error[] = [];
@@ -74,6 +77,7 @@ export class EventSubscription implements MCPEventSubscription {
   constructor(private readonly settings: SubscriptionSettings) {
     this.cursor = settings.cursor;
     this.recent = new RecentIds(settings.dedupWindow);
+    this.order = new CursorOrder(settings.cursor);
   }
 
   /** Aborts when the subscription ends: sources stop their loops, timers and requests on it. */
@@ -102,12 +106,17 @@ export class EventSubscription implements MCPEventSubscription {
   /** An occurrence arrived; `cursor` is where the subscription stands once the loop has it. */
   accept(occurrence: EventOccurrence, cursor: EventCursor | undefined): void {
     if (this.ending) return;
+    const taken = cursor !== undefined && this.order.take(cursor) ? cursor : undefined;
     if (!this.recent.accept(occurrence.eventId)) {
-      if (cursor !== undefined) this.advance(cursor);
+      if (taken !== undefined) this.advance(taken);
       return;
     }
     const { eventId, name, timestamp, data } = occurrence;
-    this.queue.push({ occurrence: { eventId, name, timestamp, data }, cursor, truncated: this.gapPending });
+    this.queue.push({
+      occurrence: { eventId, name, timestamp, data },
+      cursor: taken,
+      truncated: this.gapPending,
+    });
     this.gapPending = false;
     this.tail = undefined;
     if (this.queue.length > this.settings.maxBufferedEvents) this.overflow();
@@ -116,7 +125,7 @@ export class EventSubscription implements MCPEventSubscription {
 
   /** The server's position moved without an occurrence (heartbeat, poll result, refresh). */
   advance(cursor: EventCursor): void {
-    if (this.ending) return;
+    if (this.ending || !this.order.take(cursor)) return;
     if (this.queue.length === 0) this.cursor = cursor;
     else this.tail = { cursor };
   }

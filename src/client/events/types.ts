@@ -75,6 +75,13 @@ export interface MCPClientWebhookOptions {
   ttlMs?: number | null;
   /** How long before `refreshBefore` to refresh. Default: the smaller of 60 s and 20 % of the grant. */
   refreshMarginMs?: number;
+  /**
+   * Most webhook-ids remembered per MCP server, each until its signature expires (5 minutes after
+   * its `webhook-timestamp`), so a replayed delivery is answered as a duplicate and not delivered
+   * again. Past it, new deliveries from that server are answered 503 with `Retry-After` (the server
+   * retries them) rather than ids forgotten early. About 130 bytes each. Default 100000.
+   */
+  maxRememberedDeliveries?: number;
 }
 
 export type MCPEventErrorHandler = (error: Error) => void;

@@ -4,19 +4,28 @@
  * the secrets a delivery with an id not known yet may be signed with (the configured
  * `webhook.secret`, and those of subscriptions whose `events/subscribe` is still in flight).
  *
+ * It also holds, per server, the webhook-ids of handled deliveries (for replays), capped by
+ * `webhook.maxRememberedDeliveries`.
+ *
  * Invariants: a registration being unsubscribed is never joined (a new one waits for the
  * unsubscribe); webhook state lives in this process only.
  */
 import { canonicalJson } from '../../events/canonical-json.js';
 import { decodeWebhookSecret } from '../../events/wire.js';
 import { clientError } from '../errors.js';
+import { DeliveryIds } from './dedup.js';
 import type { SourceContext } from './source-context.js';
 import type { DeliverySource } from './subscription.js';
 import type { MCPClientWebhookOptions } from './types.js';
 import { type RegistrationHost, WebhookRegistration } from './webhook-registration.js';
 
+/** Five minutes of 333 deliveries a second per server, in about 12 MiB of heap (measured). */
+export const DEFAULT_MAX_REMEMBERED_DELIVERIES = 100_000;
+
 export class WebhookHub implements RegistrationHost {
   private readonly registrations = new Map<string, WebhookRegistration>();
+  /** Per server name: one server's flood of deliveries cannot refuse another's. */
+  private readonly handled = new Map<string, DeliveryIds>();
   private readonly byId = new Map<string, Set<WebhookRegistration>>();
   private readonly inFlight = new Set<WebhookRegistration>();
   /** Unsubscribes in flight by key: a new registration for the key waits for them. */
@@ -44,6 +53,14 @@ export class WebhookHub implements RegistrationHost {
         'MCP_CLIENT_INVALID_WEBHOOK_CONFIG',
         "MCPClient option 'webhook.secret' must be whsec_ followed by base64 of 24 to 64 bytes",
         { field: 'webhook.secret' },
+      );
+    }
+    const max = options.maxRememberedDeliveries;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) {
+      throw clientError(
+        'MCP_CLIENT_INVALID_WEBHOOK_CONFIG',
+        "MCPClient option 'webhook.maxRememberedDeliveries' must be a positive integer",
+        { field: 'webhook.maxRememberedDeliveries' },
       );
     }
   }
@@ -81,6 +98,19 @@ export class WebhookHub implements RegistrationHost {
     if (created && registration.truncatedAtStart) subscription.gap(registration.latestCursor);
     else subscription.advance(registration.latestCursor);
     return source;
+  }
+
+  get maxRememberedDeliveries(): number {
+    return this.options?.maxRememberedDeliveries ?? DEFAULT_MAX_REMEMBERED_DELIVERIES;
+  }
+
+  deliveryIds(server: string): DeliveryIds {
+    let ids = this.handled.get(server);
+    if (!ids) {
+      ids = new DeliveryIds(this.maxRememberedDeliveries);
+      this.handled.set(server, ids);
+    }
+    return ids;
   }
 
   /** The registrations the server gave `id` (usually one). */

@@ -8,8 +8,11 @@
  * its subscription's secret; an unknown one only with the secrets a not-yet-routable delivery
  * may carry (the configured `webhook.secret`, subscriptions still being registered): verified,
  * it gets 503 so the server retries once the subscribe response has arrived, else 401. The
- * verification handshake is echoed; signed but malformed bodies get 400; a delivered occurrence
- * or control body gets 200 once handed to its subscriptions.
+ * verification handshake is echoed; signed but malformed bodies get 400. An occurrence or control
+ * body whose `webhook-id` the registration handled already (a retry or a replay within the
+ * signature's lifetime) gets 200 without being delivered again; when the server's remembered ids
+ * are at `webhook.maxRememberedDeliveries` it gets 503 with Retry-After; else 200 once handed to
+ * its subscriptions.
  */
 import { Webhook } from 'standardwebhooks';
 import { readTextWithin } from '../../events/bounded-read.js';
@@ -17,6 +20,7 @@ import {
   cursorOf,
   EventOccurrenceSchema,
   WEBHOOK_HEADERS,
+  WEBHOOK_TIMESTAMP_TOLERANCE_MS,
   type WebhookControlBody,
   WebhookControlBodySchema,
 } from '../../events/wire.js';
@@ -86,7 +90,7 @@ export async function handleWebhook(hub: WebhookHub, request: Request): Promise<
   const known = subscriptionId ? hub.withId(subscriptionId) : [];
   if (known.length > 0) {
     const registration = known.find((candidate) => verifies(candidate.secret, body, headers));
-    return registration ? deliver(registration, body) : reply(401);
+    return registration ? deliver(registration, body, headers) : reply(401);
   }
   if (!hub.unroutedSecrets().some((secret) => verifies(secret, body, headers))) return reply(401);
   const parsed = parse(body);
@@ -97,18 +101,38 @@ export async function handleWebhook(hub: WebhookHub, request: Request): Promise<
   return reply(503, { 'retry-after': '1' });
 }
 
-function deliver(registration: WebhookRegistration, body: string): Response {
+/**
+ * When a verified delivery's webhook-id may be forgotten: once its timestamp fails the tolerance.
+ * The signature covers the timestamp as an integer of seconds, compared in whole seconds: one
+ * second more.
+ */
+function signatureExpiry(headers: Record<string, string>): number {
+  const seconds = Number.parseInt(headers[WEBHOOK_HEADERS.timestamp] ?? '', 10);
+  return (seconds + 1) * 1000 + WEBHOOK_TIMESTAMP_TOLERANCE_MS;
+}
+
+function deliver(registration: WebhookRegistration, body: string, headers: Record<string, string>): Response {
   const parsed = parse(body);
   if (!parsed) return reply(400);
-  if (parsed.kind === 'control') {
-    const control = parsed.body;
-    if (control.type === 'verification') return challengeReply(control.challenge);
-    if (control.type === 'gap') registration.gap(cursorOf(control.cursor));
-    else registration.terminated(control.error);
-    return reply(200);
+  if (parsed.kind === 'control' && parsed.body.type === 'verification')
+    return challengeReply(parsed.body.challenge);
+  const occurrence = parsed.kind === 'occurrence' ? EventOccurrenceSchema.safeParse(parsed.body) : undefined;
+  if (occurrence && !occurrence.success) return reply(400);
+
+  const verdict = registration.admit(headers[WEBHOOK_HEADERS.id] ?? '', signatureExpiry(headers));
+  if (verdict.kind === 'repeat') return reply(200);
+  if (verdict.kind === 'full') {
+    return new Response(
+      'too many recent webhook deliveries to check for replays (webhook.maxRememberedDeliveries); retry later',
+      {
+        status: 503,
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
+      },
+    );
   }
-  const occurrence = EventOccurrenceSchema.safeParse(parsed.body);
-  if (!occurrence.success) return reply(400);
-  registration.deliver(occurrence.data, cursorOf(occurrence.data.cursor));
+  if (parsed.kind === 'control') {
+    if (parsed.body.type === 'gap') registration.gap(cursorOf(parsed.body.cursor));
+    else if (parsed.body.type === 'terminated') registration.terminated(parsed.body.error);
+  } else if (occurrence?.success) registration.deliver(occurrence.data, cursorOf(occurrence.data.cursor));
   return reply(200);
 }

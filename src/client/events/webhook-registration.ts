@@ -6,8 +6,12 @@
  * on its own), and sends `events/unsubscribe` when its last member leaves.
  *
  * Invariants: the secret is fixed for the registration's life (fresh per registration unless the
- * client configured one); at most one refresh timer is armed and none after `retire()`.
+ * client configured one); at most one refresh timer is armed and none after `retire()`; its cursor
+ * never moves back to one it has passed; a delivery's webhook-id is handled once while its
+ * signature can verify (ids are scoped to the registration: a new one after unsubscribing may be
+ * sent the same occurrences again, on purpose, from an older cursor).
  */
+import { createHash } from 'node:crypto';
 import {
   cursorOf,
   type DeliveryStatus,
@@ -23,6 +27,7 @@ import {
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { Backoff } from './backoff.js';
+import { CursorOrder, type DeliveryIds, type DeliveryVerdict } from './dedup.js';
 import { eventsError, SUBSCRIPTION_TERMINATED, WEBHOOK_DELIVERY_FAILING } from './errors.js';
 import { applyStep, type SourceContext, stepAfter } from './source-context.js';
 import type { DeliverySource, EventSubscription } from './subscription.js';
@@ -34,8 +39,14 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Refreshes are never closer together than this, whatever the server grants. */
 const MIN_REFRESH_DELAY_MS = 100;
 
+/** Numbers registrations in this process, to scope the webhook-ids each has handled. */
+let registrations = 0;
+
 export interface RegistrationHost {
   readonly settings: MCPClientWebhookOptions;
+  readonly maxRememberedDeliveries: number;
+  /** The webhook-ids handled for `server`'s registrations. */
+  deliveryIds(server: string): DeliveryIds;
   /** The server assigned (or changed) this registration's id. */
   indexed(registration: WebhookRegistration, previousId: string | undefined): void;
   /** The registration is over: forget it. */
@@ -53,6 +64,8 @@ export class WebhookRegistration {
   /** Whether the first answer reported a gap (for the first member). */
   truncatedAtStart = false;
   private cursor: EventCursor;
+  private readonly order: CursorOrder;
+  private readonly serial = ++registrations;
   private readonly members = new Set<EventSubscription>();
   private readonly backoff: Backoff;
   private readonly halt = new AbortController();
@@ -73,6 +86,7 @@ export class WebhookRegistration {
     this.args = first.args;
     this.secret = host.settings.secret ?? generateWebhookSecret();
     this.cursor = first.options.cursor;
+    this.order = new CursorOrder(this.cursor);
     this.backoff = new Backoff(first.options.retry);
   }
 
@@ -118,14 +132,37 @@ export class WebhookRegistration {
     };
   }
 
+  /**
+   * Records a verified delivery's webhook-id until `expiresAt`: 'repeat' when it was handled
+   * already, 'full' when the server's ids fill `webhook.maxRememberedDeliveries` (logged once).
+   */
+  admit(webhookId: string, expiresAt: number): DeliveryVerdict {
+    const key = createHash('sha256').update(`${this.serial}\n${webhookId}`).digest('base64');
+    const verdict = this.host.deliveryIds(this.connection.name).admit(key, expiresAt);
+    if (verdict.kind === 'full' && verdict.first) {
+      this.connection.log(
+        'warning',
+        `MCP server '${this.connection.name}': ${this.host.maxRememberedDeliveries} recent webhook deliveries are remembered to detect replays (webhook.maxRememberedDeliveries); new ones are answered 503 until the oldest expire`,
+      );
+    }
+    return verdict;
+  }
+
   deliver(occurrence: EventOccurrence, cursor: EventCursor): void {
-    this.cursor = cursor;
-    for (const member of this.members) member.accept(occurrence, cursor);
+    const taken = this.moveTo(cursor);
+    for (const member of this.members) member.accept(occurrence, taken);
   }
 
   gap(cursor: EventCursor): void {
+    const taken = this.moveTo(cursor);
+    for (const member of this.members) member.gap(taken);
+  }
+
+  /** `cursor` once taken, or `undefined` (members stay put) when this registration has moved past it. */
+  private moveTo(cursor: EventCursor): EventCursor | undefined {
+    if (!this.order.take(cursor)) return undefined;
     this.cursor = cursor;
-    for (const member of this.members) member.gap(cursor);
+    return cursor;
   }
 
   terminated(error: EventsErrorObject): void {
@@ -199,10 +236,10 @@ export class WebhookRegistration {
       this.host.indexed(this, previousId);
     }
     this.status = result.deliveryStatus;
-    this.cursor = cursorOf(result.cursor);
+    const cursor = this.moveTo(cursorOf(result.cursor));
     for (const member of this.members) {
-      if (result.truncated) member.gap(this.cursor);
-      else member.advance(this.cursor);
+      if (result.truncated) member.gap(cursor);
+      else if (cursor !== undefined) member.advance(cursor);
     }
     const status = result.deliveryStatus;
     if (status && (status.lastError !== null || !status.active)) {

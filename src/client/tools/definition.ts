@@ -39,13 +39,27 @@ export function definitionFrom(
 }
 
 /**
- * Why a definition cannot become a tool (a malformed cached entry, or a schema over budget), or
- * undefined when it can. The message names the field.
+ * Why a name a server chose cannot key a plain object: it is an Object.prototype property
+ * (`__proto__` would replace the object's prototype, `constructor` or `toString` shadow what every
+ * object has). Tools so named are dropped wherever their names become keys: listings (the
+ * tool-list guard), catalogs and `server_tool` keys.
+ */
+export function reservedKeyProblem(key: string, what = 'name'): string | undefined {
+  return Object.hasOwn(Object.prototype, key)
+    ? `its ${what} '${key}' is an Object.prototype property: as an object key it would replace or shadow it`
+    : undefined;
+}
+
+/**
+ * Why a definition cannot become a tool (a malformed cached entry, a reserved name, or a schema
+ * over budget), or undefined when it can. The message names the field.
  */
 export function definitionProblem(definition: unknown): string | undefined {
   if (typeof definition !== 'object' || definition === null) return 'the definition is not an object';
   const { name, inputSchema, outputSchema } = definition as Record<string, unknown>;
   if (typeof name !== 'string' || name === '') return "'name' must be a non-empty string";
+  const reserved = reservedKeyProblem(name);
+  if (reserved) return reserved;
   for (const [field, schema] of [
     ['inputSchema', inputSchema],
     ['outputSchema', outputSchema],

@@ -18,6 +18,7 @@ import type { ServerConnection } from '../connection.js';
 import { clientError, messageOf } from '../errors.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
+import { uncheckedPatterns } from './safe-pattern.js';
 import { inputSchemaFor } from './schema-cache.js';
 
 /** Validation of output happens in the SDK; this schema only carries the advertised JSON Schema. */
@@ -49,6 +50,21 @@ export function toolKey(serverName: string, toolName: string): string {
   return `${serverName}_${toolName}`;
 }
 
+/** With the default validator, says which of the tool's patterns it will not check, and why. */
+function reportUncheckedPatterns(connection: ServerConnection, definition: MCPToolDefinition): void {
+  if (connection.definition.jsonSchemaValidator) return;
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    for (const { pointer, keyword, source, reason } of uncheckedPatterns(definition[field])) {
+      const shown = source.length > 120 ? `${source.slice(0, 120)}…` : source;
+      const what = keyword === 'pattern' ? 'pattern' : 'patternProperties key';
+      connection.log(
+        'warning',
+        `tool '${definition.name}': its ${field} ${what} '${shown}' at ${pointer} is not checked by the client: ${reason}`,
+      );
+    }
+  }
+}
+
 /** `eager` compiles the input schema now (a live listing reports a broken schema at once). */
 export function mastraTool(
   connection: ServerConnection,
@@ -59,6 +75,7 @@ export function mastraTool(
   const inputSchema = inputSchemaFor(definition.inputSchema as JsonSchemaType, server.jsonSchemaValidator, {
     eager,
   });
+  reportUncheckedPatterns(connection, definition);
   const approval = server.requireToolApproval;
   const title = definition.title ?? definition.annotations?.title;
   return createTool({

@@ -84,20 +84,31 @@ export function measureSchema(schema: unknown): SchemaBudgetExceeded | undefined
       };
     // Booleans are whole subschemas; anything else that is not an object is malformed, which the
     // validator reports, and costs nothing more to measure.
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    if (!isRecord(value)) continue;
     for (const [keyword, child] of Object.entries(value)) {
-      const next = level + 1;
-      if (SCHEMA_MAPS.has(keyword) && isRecord(child)) {
-        for (const sub of Object.values(child)) stack.push({ value: sub, level: next, rawDepth: 0 });
-      } else if ((SCHEMA_LISTS.has(keyword) || SCHEMA_VALUES.has(keyword)) && Array.isArray(child)) {
-        for (const sub of child) stack.push({ value: sub, level: next, rawDepth: 0 });
-      } else if (SCHEMA_VALUES.has(keyword)) {
-        stack.push({ value: child, level: next, rawDepth: 0 });
+      const subschemas = subschemasUnder(keyword, child);
+      if (subschemas) {
+        for (const [, sub] of subschemas) stack.push({ value: sub, level: level + 1, rawDepth: 0 });
       } else {
         stack.push({ value: child, level: 0, rawDepth: 1 });
       }
     }
   }
+  return undefined;
+}
+
+/**
+ * The subschemas a keyword's value holds, each with the JSON Pointer token under the keyword
+ * that leads to it (none for a single subschema), or undefined when the value is raw JSON.
+ */
+export function subschemasUnder(
+  keyword: string,
+  value: unknown,
+): Array<[string | undefined, unknown]> | undefined {
+  if (SCHEMA_MAPS.has(keyword) && isRecord(value)) return Object.entries(value);
+  if ((SCHEMA_LISTS.has(keyword) || SCHEMA_VALUES.has(keyword)) && Array.isArray(value))
+    return value.map((sub, index) => [String(index), sub]);
+  if (SCHEMA_VALUES.has(keyword)) return [[undefined, value]];
   return undefined;
 }
 

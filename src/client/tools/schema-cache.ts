@@ -4,26 +4,20 @@
  * validator (reconnecting, or twenty servers offering the same tools, compiles once) and can wait
  * for the first validation: a cached catalog of a thousand tools is rebuilt without compiling any.
  *
- * The default validator (Ajv on Node) keeps every schema it ever compiled, so it is replaced after
- * MAX_ENTRIES compilations: what it retains is then bounded by the tools still alive.
+ * Without a server's own validator, the default is the client's (safe-validator.ts: Ajv with RE2
+ * patterns, its own engines bounded).
  */
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/client/_shims';
+import { defaultJsonSchemaValidator } from './safe-validator.js';
 
 const MAX_ENTRIES = 500;
 
 type Check = ReturnType<jsonSchemaValidator['getValidator']>;
 
-let defaultValidator: jsonSchemaValidator = new DefaultJsonSchemaValidator();
-let defaultCompilations = 0;
 const caches = new WeakMap<jsonSchemaValidator, Map<string, Check>>();
 
 function compiled(schema: JsonSchemaType, custom: jsonSchemaValidator | undefined): Check {
-  if (!custom && defaultCompilations >= MAX_ENTRIES) {
-    defaultValidator = new DefaultJsonSchemaValidator();
-    defaultCompilations = 0;
-  }
-  const validator = custom ?? defaultValidator;
+  const validator = custom ?? defaultJsonSchemaValidator;
   let cache = caches.get(validator);
   if (!cache) {
     cache = new Map();
@@ -33,7 +27,6 @@ function compiled(schema: JsonSchemaType, custom: jsonSchemaValidator | undefine
   const hit = cache.get(key);
   if (hit) return hit;
   const check = validator.getValidator(schema);
-  if (!custom) defaultCompilations++;
   cache.set(key, check);
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return check;

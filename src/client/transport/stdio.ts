@@ -1,15 +1,33 @@
 /**
  * The stdio transport of one server. The environment starts from the SDK's curated whitelist, or
  * from nothing with `inheritDefaultEnv: false`; the child's stderr is forwarded to the logger
- * line by line instead of being lost or mixed into the parent's output.
+ * line by line instead of being lost or mixed into the parent's output. The child and its pipes
+ * hold the process open only while the connection is busy (see activity.ts), and closing ends the
+ * child in bounded time: stdin closed, then SIGTERM, then SIGKILL.
  */
+import type { ChildProcess } from 'node:child_process';
 import {
   DEFAULT_INHERITED_ENV_VARS,
   getDefaultEnvironment,
   StdioClientTransport,
   type StdioServerParameters,
 } from '@modelcontextprotocol/client/stdio';
+import type { Activity } from '../activity.js';
 import type { LogHandler, StdioServerDefinition } from '../types.js';
+
+/** How long a server gets to exit after its stdin closed, then after SIGTERM, before SIGKILL. */
+export const STDIO_EXIT_GRACE_MS = 1000;
+
+/** Resolves true once `exited` does, false after `ms` (a ref'd timer: it keeps the process alive). */
+function exitsWithin(exited: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
 
 export function stdioEnvironment(definition: StdioServerDefinition): Record<string, string> {
   const base = definition.inheritDefaultEnv === false ? {} : getDefaultEnvironment();
@@ -17,30 +35,82 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
 }
 
 /**
- * Subclassing matters three times. The SDK probes the revision of its own stdio transport on a
+ * Subclassing matters four times. The SDK probes the revision of its own stdio transport on a
  * throwaway sibling process but of a subclass in place: one process instead of two (a failed
  * probe is retried on a fresh process by ServerConnection). The SDK always adds the curated
  * variables to the child's environment, so without inheritance they are hidden from the one
- * synchronous `spawn` that reads them. And close() is shared, because the SDK may start closing
- * on its own (a failed handshake) without anyone awaiting it.
+ * synchronous `spawn` that reads them. close() is shared, because the SDK may start closing on its
+ * own (a failed handshake) without anyone awaiting it. And the child's handles follow the
+ * connection's activity: an idle child must not keep a script that forgot disconnect() alive.
  */
 class ManagedStdioTransport extends StdioClientTransport {
   private closing: Promise<void> | undefined;
+  private unwatch: (() => void) | undefined;
 
   constructor(
     parameters: StdioServerParameters,
     private readonly inheritDefaults: boolean,
+    private readonly activity: Activity,
   ) {
     super(parameters);
   }
 
+  /** The SDK keeps the child private; it and its pipes are the handles that hold the process open. */
+  private get child(): ChildProcess | undefined {
+    return (this as unknown as { _process?: ChildProcess })._process;
+  }
+
+  /** Refs the child and its pipes while `held`, unrefs them otherwise. */
+  private hold(held: boolean): void {
+    const child = this.child;
+    if (!child) return;
+    const handles = [child, child.stdin, child.stdout, child.stderr] as Array<{
+      ref?: () => void;
+      unref?: () => void;
+    } | null>;
+    for (const handle of handles) {
+      if (held) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+
   /** Every caller waits for the same shutdown, so whoever awaits close() sees the child gone. */
   override close(): Promise<void> {
-    this.closing ??= super.close();
+    this.closing ??= this.shutdown();
     return this.closing;
   }
 
-  override start(): Promise<void> {
+  /**
+   * Waits for the child's exit, not for its pipes to close (a process it started could hold them
+   * forever), escalating after each grace period. The child stays referenced meanwhile, so a
+   * shutdown the `beforeExit` hook started runs to the end.
+   */
+  private async shutdown(): Promise<void> {
+    this.unwatch?.();
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      this.hold(true);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin?.end();
+      if (!(await exitsWithin(exited, STDIO_EXIT_GRACE_MS))) {
+        child.kill('SIGTERM');
+        if (!(await exitsWithin(exited, STDIO_EXIT_GRACE_MS))) {
+          child.kill('SIGKILL');
+          await exitsWithin(exited, STDIO_EXIT_GRACE_MS);
+        }
+      }
+    }
+    for (const stream of [child?.stdin, child?.stdout, child?.stderr]) stream?.destroy();
+    await super.close();
+  }
+
+  override async start(): Promise<void> {
+    await this.spawn();
+    this.unwatch = this.activity.watch((busy) => this.hold(busy));
+    this.child?.once('close', () => this.unwatch?.());
+  }
+
+  private spawn(): Promise<void> {
     if (this.inheritDefaults) return super.start();
     const saved = new Map<string, string | undefined>();
     for (const name of DEFAULT_INHERITED_ENV_VARS) {
@@ -59,6 +129,7 @@ export function stdioTransport(
   serverName: string,
   definition: StdioServerDefinition,
   log: LogHandler,
+  activity: Activity,
 ): StdioClientTransport {
   const parameters: StdioServerParameters = {
     command: definition.command,
@@ -67,7 +138,7 @@ export function stdioTransport(
     stderr: 'pipe',
     ...(definition.cwd ? { cwd: definition.cwd } : {}),
   };
-  const transport = new ManagedStdioTransport(parameters, definition.inheritDefaultEnv !== false);
+  const transport = new ManagedStdioTransport(parameters, definition.inheritDefaultEnv !== false, activity);
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     pending += chunk.toString();

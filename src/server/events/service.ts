@@ -28,6 +28,7 @@ import {
   UnsubscribeEventsParamsSchema,
 } from '../../events/wire.js';
 import { defaultPrincipal } from '../auth/principal.js';
+import { requestParams } from '../request-errors.js';
 import { eventRemoved, serverClosing, unsupported } from './errors.js';
 import { EventLog, notBeforeOf } from './event-log.js';
 import { describe, EventTypes } from './event-types.js';
@@ -126,25 +127,31 @@ export class EventsService {
   attach(server: Server, scope: EventsScope): void {
     if (!this.enabled) return;
     server.registerCapabilities({ extensions: { [EVENTS_EXTENSION_ID]: {} } });
-    server.setRequestHandler(EVENTS_METHODS.list, { params: ListEventsParamsSchema }, (params) =>
-      this.types.page(params.cursor, this.listPageSize, scope.streaming),
+    server.setRequestHandler(
+      EVENTS_METHODS.list,
+      { params: requestParams(ListEventsParamsSchema) },
+      (params) => this.types.page(params.cursor, this.listPageSize, scope.streaming),
     );
-    server.setRequestHandler(EVENTS_METHODS.poll, { params: PollEventsParamsSchema }, (params, ctx) =>
-      this.poll(params, authInfoOf(ctx)),
+    server.setRequestHandler(
+      EVENTS_METHODS.poll,
+      { params: requestParams(PollEventsParamsSchema) },
+      (params, ctx) => this.poll(params, authInfoOf(ctx)),
     );
-    server.setRequestHandler(EVENTS_METHODS.stream, { params: StreamEventsParamsSchema }, (params, ctx) =>
-      this.stream(params, ctx, scope),
+    server.setRequestHandler(
+      EVENTS_METHODS.stream,
+      { params: requestParams(StreamEventsParamsSchema) },
+      (params, ctx) => this.stream(params, ctx, scope),
     );
     const webhooks = this.webhooks;
     if (!webhooks) return;
     server.setRequestHandler(
       EVENTS_METHODS.subscribe,
-      { params: SubscribeEventsParamsSchema },
+      { params: requestParams(SubscribeEventsParamsSchema) },
       (params, ctx) => this.open(() => webhooks.subscribe(params, authInfoOf(ctx))),
     );
     server.setRequestHandler(
       EVENTS_METHODS.unsubscribe,
-      { params: UnsubscribeEventsParamsSchema },
+      { params: requestParams(UnsubscribeEventsParamsSchema) },
       async (params, ctx) => {
         await this.open(() => webhooks.unsubscribe(params, authInfoOf(ctx)));
         return {};

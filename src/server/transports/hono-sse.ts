@@ -1,9 +1,12 @@
 /**
  * The legacy HTTP+SSE transport on Hono: a `Transport` that writes with Hono's `streamSSE` and
  * receives POSTed messages from the route handler. Works inside a Hono app (pass its context) or
- * on Node `req`/`res` through `@hono/node-server`.
+ * on Node `req`/`res` through `@hono/node-server`; either way the Host/Origin guard applies and a
+ * message body is read within `limits` (node-http.ts) before it is parsed.
  */
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import {
   type AuthInfo,
   type JSONRPCMessage,
@@ -11,11 +14,42 @@ import {
   parseJSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/server';
-import type { Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
+import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
+import { capacityMessage, overCapacityResponse } from './capacity.js';
+import {
+  admitRequest,
+  type GuardedRequest,
+  type HostGuardOptions,
+  hostGuardRejection,
+} from './host-guard.js';
+import {
+  answeringFailures,
+  jsonRpcErrorResponse,
+  messageProblem,
+  readJsonBody,
+  readWebJsonBody,
+  sendJsonRpcError,
+} from './node-http.js';
+import { RequestGate } from './request-gate.js';
+import { mayUseSession, type SessionOwner } from './session-owner.js';
+import { StreamGuard } from './stream-guard.js';
+
+export interface SSETransportOptions {
+  /**
+   * Bytes waiting for a reader that does not read before its stream is closed (the server's
+   * `limits.maxStreamBufferBytes`). Default 1 MiB.
+   */
+  maxBufferBytes?: number;
+  /** Told when the stream is closed for its backlog. */
+  onerror?: (error: Error) => void;
+  /** Also ends the connection under the stream (on Node, destroys the response). */
+  destroy?: () => void;
+}
 
 export class SSETransport implements Transport {
   readonly sessionId = randomUUID();
@@ -23,11 +57,26 @@ export class SSETransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   private closed = false;
+  private readonly guard: StreamGuard;
 
   constructor(
     private readonly messagePath: string,
     private readonly stream: SSEStreamingApi,
-  ) {}
+    options: SSETransportOptions = {},
+  ) {
+    // Hono's writer waits for the reader, so unread messages pile up as pending writes: bound them.
+    this.guard = new StreamGuard({
+      limit: options.maxBufferBytes ?? DEFAULT_LIMITS.maxStreamBufferBytes,
+      name: () => `Hono SSE session '${this.sessionId}'`,
+      onerror: (error) => (options.onerror ?? this.onerror)?.(error),
+      close: () => {
+        // Aborting cancels the stream's reader, which fails (and so frees) every pending write.
+        this.stream.abort();
+        options.destroy?.();
+        void this.close();
+      },
+    });
+  }
 
   async start(): Promise<void> {
     const separator = this.messagePath.includes('?') ? '&' : '?';
@@ -39,7 +88,8 @@ export class SSETransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error(`SSE session '${this.sessionId}' is closed`);
-    await this.stream.writeSSE({ event: 'message', data: JSON.stringify(message) });
+    const data = JSON.stringify(message);
+    await this.guard.write(data.length, () => this.stream.writeSSE({ event: 'message', data }));
   }
 
   /** Delivers one POSTed message; throws for a body that is not JSON-RPC. */
@@ -56,7 +106,7 @@ export class SSETransport implements Transport {
   }
 }
 
-export interface HonoSSETransportOptions {
+export interface HonoSSETransportOptions extends HostGuardOptions {
   url: URL;
   ssePath: string;
   messagePath: string;
@@ -64,8 +114,28 @@ export interface HonoSSETransportOptions {
   authInfo?: AuthInfo | undefined;
 }
 
+/** `startHonoSSE` on Node `req`/`res`: the same routes, without a Hono app of the caller's. */
+export interface HonoSseNodeOptions extends HostGuardOptions {
+  url: URL;
+  ssePath: string;
+  messagePath: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  authInfo?: AuthInfo | undefined;
+}
+
+/** The guard's view of a Hono request; the local address is known on @hono/node-server only. */
+function guardedHonoRequest(context: Context): GuardedRequest {
+  const incoming = (context.env as { incoming?: unknown } | undefined)?.incoming;
+  return {
+    host: context.req.header('host'),
+    origin: context.req.header('origin'),
+    localAddress: incoming instanceof IncomingMessage ? (incoming.socket?.localAddress ?? '') : undefined,
+  };
+}
+
 export class HonoSseEndpoint {
-  private readonly transports = new Map<string, SSETransport>();
+  private readonly transports = new Map<string, { transport: SSETransport; owner: SessionOwner }>();
   latestTransport: SSETransport | undefined;
 
   constructor(
@@ -75,45 +145,108 @@ export class HonoSseEndpoint {
     private readonly limits: ResolvedLimits = DEFAULT_LIMITS,
   ) {}
 
-  async handle({ url, ssePath, messagePath, context, authInfo }: HonoSSETransportOptions): Promise<Response> {
+  /** Inside a Hono route: DNS-rebinding guard, the SSE stream, bounded message POSTs. */
+  async handle(options: HonoSSETransportOptions): Promise<Response> {
+    const { url, ssePath, messagePath, context, authInfo } = options;
+    const rejection = hostGuardRejection(guardedHonoRequest(context), options);
+    if (rejection) return jsonRpcErrorResponse(403, -32000, `Forbidden: ${rejection}`);
     if (url.pathname === ssePath && context.req.method === 'GET') {
-      return streamSSE(context, (stream) => this.serve(messagePath, stream));
-    }
-    if (url.pathname === messagePath && context.req.method === 'POST') {
-      const sessionId = context.req.query('sessionId') ?? '';
-      const transport = this.transports.get(sessionId);
-      if (!transport) return context.text(`SSE session not found: '${sessionId}' is unknown or closed`, 404);
-      let body: unknown;
-      try {
-        body = await context.req.json();
-      } catch {
-        return context.text('Parse error: the message body is not valid JSON', 400);
-      }
-      try {
-        transport.handleMessage(body, authInfo);
-      } catch (error) {
-        return context.text(
-          `Invalid JSON-RPC message: ${error instanceof Error ? error.message : String(error)}`,
-          400,
+      const { maxSseConnections } = this.limits;
+      if (this.transports.size >= maxSseConnections) {
+        return overCapacityResponse(
+          capacityMessage(maxSseConnections, 'HTTP+SSE connections', 'maxSseConnections'),
         );
       }
-      return context.text('Accepted', 202);
+      // On Node (@hono/node-server) the response under the stream, so an overflow ends the socket too.
+      const outgoing = (context.env as { outgoing?: unknown } | undefined)?.outgoing;
+      const destroy = outgoing instanceof ServerResponse ? () => outgoing.destroy() : undefined;
+      return streamSSE(context, (stream) => this.serve(messagePath, stream, principalOf(authInfo), destroy));
+    }
+    if (url.pathname === messagePath && context.req.method === 'POST') {
+      const transport = this.session(url, authInfo);
+      if (!transport.ok) return jsonRpcErrorResponse(404, -32001, transport.message);
+      const outcome = await readWebJsonBody(context.req.raw, this.limits);
+      if (!outcome.ok) return outcome.response;
+      const delivered = this.deliver(transport.transport, outcome.body, authInfo);
+      return delivered
+        ? jsonRpcErrorResponse(400, -32600, delivered)
+        : new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
     }
     return context.text('Not found', 404);
   }
 
+  /**
+   * On Node `req`/`res`: message POSTs are read here with the Node body reader; the stream (and
+   * any other request) goes through Hono. Never rejects: a failure is logged and answered 500.
+   */
+  async handleNode(options: HonoSseNodeOptions): Promise<void> {
+    const { url, messagePath, req, res, authInfo } = options;
+    await answeringFailures(res, this.onerror, async () => {
+      if (!admitRequest(req, res, options)) return;
+      if (url.pathname !== messagePath || req.method !== 'POST') {
+        const app = new Hono();
+        app.all('*', (context) => this.handle({ ...options, context }));
+        await getRequestListener(app.fetch)(req, res);
+        return;
+      }
+      const transport = this.session(url, authInfo);
+      if (!transport.ok) {
+        sendJsonRpcError(res, 404, -32001, transport.message);
+        return;
+      }
+      const outcome = await readJsonBody(req, res, this.limits);
+      if (!outcome.ok) return;
+      const problem = this.deliver(transport.transport, outcome.body, authInfo);
+      if (problem) sendJsonRpcError(res, 400, -32600, problem);
+      else res.writeHead(202, { 'content-type': 'text/plain' }).end('Accepted');
+    });
+  }
+
+  /** The connection a message POST names, if `authInfo` is who opened it: else as for an unknown one. */
+  private session(
+    url: URL,
+    authInfo: AuthInfo | undefined,
+  ): { ok: true; transport: SSETransport } | { ok: false; message: string } {
+    const sessionId = url.searchParams.get('sessionId') ?? '';
+    const entry = this.transports.get(sessionId);
+    return entry && mayUseSession(entry.owner, authInfo)
+      ? { ok: true, transport: entry.transport }
+      : { ok: false, message: `SSE session not found: '${sessionId}' is unknown or closed` };
+  }
+
+  /** Hands one message to its session; returns why it is not a JSON-RPC message, if it is not. */
+  private deliver(
+    transport: SSETransport,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+  ): string | undefined {
+    const problem = messageProblem(body);
+    if (!problem) transport.handleMessage(body, authInfo);
+    return problem;
+  }
+
   /** Lives as long as the SSE stream: resolves when the client goes away or the server closes. */
-  private async serve(messagePath: string, stream: SSEStreamingApi): Promise<void> {
-    const transport = new SSETransport(messagePath, stream);
+  private async serve(
+    messagePath: string,
+    stream: SSEStreamingApi,
+    owner: SessionOwner,
+    destroy?: () => void,
+  ): Promise<void> {
+    const transport = new SSETransport(messagePath, stream, {
+      maxBufferBytes: this.limits.maxStreamBufferBytes,
+      onerror: this.onerror,
+      ...(destroy ? { destroy } : {}),
+    });
     const instance = this.createInstance();
     const untrack = this.connections.track({ ...instance, era: 'legacy', sessionId: transport.sessionId });
-    this.transports.set(transport.sessionId, transport);
+    this.transports.set(transport.sessionId, { transport, owner });
     this.latestTransport = transport;
+    const gate = new RequestGate(transport, this.limits.maxConcurrentRequests);
     const ended = new Promise<void>((resolve) => {
-      transport.onclose = resolve;
+      gate.onclose = resolve;
       stream.onAbort(resolve);
     });
-    await instance.server.connect(transport);
+    await instance.server.connect(gate);
     await ended;
     this.transports.delete(transport.sessionId);
     untrack();
@@ -121,8 +254,8 @@ export class HonoSseEndpoint {
   }
 
   async close(): Promise<void> {
-    const transports = [...this.transports.values()];
+    const entries = [...this.transports.values()];
     this.transports.clear();
-    await Promise.allSettled(transports.map((transport) => transport.close()));
+    await Promise.allSettled(entries.map(({ transport }) => transport.close()));
   }
 }

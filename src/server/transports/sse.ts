@@ -6,11 +6,16 @@
 import type { ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
+import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
-import { type HostGuardOptions, hostGuardRejection } from './host-guard.js';
-import { sendJsonRpcError } from './node-http.js';
+import { capacityMessage, sendOverCapacity } from './capacity.js';
+import { admitRequest, type HostGuardOptions } from './host-guard.js';
+import { answeringFailures, messageProblem, readJsonBody, sendJsonRpcError } from './node-http.js';
+import { RequestGate } from './request-gate.js';
+import { mayUseSession, type SessionOwner } from './session-owner.js';
+import { guardResponse } from './stream-guard.js';
 import type { AuthenticatedRequest } from './streamable-http.js';
 
 export interface SseOptions extends HostGuardOptions {
@@ -24,7 +29,7 @@ export interface SseOptions extends HostGuardOptions {
 export class SseEndpoint {
   private readonly transports = new Map<
     string,
-    { transport: SSEServerTransport; instance: ProtocolInstance }
+    { transport: SSEServerTransport; instance: ProtocolInstance; owner: SessionOwner }
   >();
   latestTransport: SSEServerTransport | undefined;
 
@@ -35,55 +40,67 @@ export class SseEndpoint {
     private readonly limits: ResolvedLimits = DEFAULT_LIMITS,
   ) {}
 
-  async handle({
-    url,
-    ssePath,
-    messagePath,
-    req,
-    res,
-    allowedHosts,
-    allowedOrigins,
-  }: SseOptions): Promise<void> {
-    const rejection = hostGuardRejection(req, {
-      ...(allowedHosts ? { allowedHosts } : {}),
-      ...(allowedOrigins ? { allowedOrigins } : {}),
-    });
-    if (rejection) {
-      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
-      return;
-    }
+  /** Answers one request; never rejects (a failure is logged and answered 500). */
+  async handle(options: SseOptions): Promise<void> {
+    await answeringFailures(options.res, this.onerror, () => this.route(options));
+  }
+
+  private async route({ url, ssePath, messagePath, req, res, allowedHosts, allowedOrigins }: SseOptions) {
+    if (!admitRequest(req, res, { allowedHosts, allowedOrigins })) return;
     if (url.pathname === ssePath && req.method === 'GET') {
-      await this.open(messagePath, res);
+      await this.open(messagePath, req, res);
       return;
     }
     if (url.pathname === messagePath && req.method === 'POST') {
       const sessionId = url.searchParams.get('sessionId') ?? '';
       const entry = this.transports.get(sessionId);
-      if (!entry) {
+      // Another principal's connection answers exactly as an unknown one.
+      if (!entry || !mayUseSession(entry.owner, req.auth)) {
         sendJsonRpcError(res, 404, -32001, `SSE session not found: '${sessionId}' is unknown or closed`);
         return;
       }
-      await entry.transport.handlePostMessage(req, res, req.body);
+      // Read here, not by the frozen transport: it answers 400 over its own 4 MB, has no time
+      // limit, and quotes a body it cannot parse in its reply.
+      const outcome = await readJsonBody(req, res, this.limits);
+      if (!outcome.ok) return;
+      const problem = messageProblem(outcome.body);
+      if (problem) {
+        sendJsonRpcError(res, 400, -32600, problem);
+        return;
+      }
+      await entry.transport.handlePostMessage(req, res, outcome.body);
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   }
 
-  private async open(messagePath: string, res: ServerResponse): Promise<void> {
+  private async open(messagePath: string, req: AuthenticatedRequest, res: ServerResponse): Promise<void> {
+    const { maxSseConnections, maxConcurrentRequests } = this.limits;
+    if (this.transports.size >= maxSseConnections) {
+      sendOverCapacity(res, capacityMessage(maxSseConnections, 'HTTP+SSE connections', 'maxSseConnections'));
+      return;
+    }
     const transport = new SSEServerTransport(messagePath, res);
+    // The frozen transport writes without looking at backpressure: bound what `res` holds.
+    guardResponse(res, {
+      limit: this.limits.maxStreamBufferBytes,
+      name: () => `legacy SSE session '${transport.sessionId}'`,
+      onerror: this.onerror,
+    });
     const instance = this.createInstance();
     const untrack = this.connections.track({ ...instance, era: 'legacy', sessionId: transport.sessionId });
-    this.transports.set(transport.sessionId, { transport, instance });
+    this.transports.set(transport.sessionId, { transport, instance, owner: principalOf(req.auth) });
     this.latestTransport = transport;
     const cleanup = () => {
       if (!this.transports.delete(transport.sessionId)) return;
       untrack();
       void instance.server.close().catch(this.onerror);
     };
-    transport.onclose = cleanup;
-    res.on('close', cleanup);
     // The frozen transport types against its own copy of the core package; the shape is the same.
-    await instance.server.connect(transport as unknown as Transport);
+    const gate = new RequestGate(transport as unknown as Transport, maxConcurrentRequests);
+    gate.onclose = cleanup;
+    res.on('close', cleanup);
+    await instance.server.connect(gate);
   }
 
   async close(): Promise<void> {

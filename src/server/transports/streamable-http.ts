@@ -14,16 +14,20 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   type McpHttpHandler,
-  type Server,
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
+import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
-import type { ResolvedLimits } from '../limits.js';
+import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
-import { hostGuardRejection } from './host-guard.js';
-import { readJsonBody, sendJsonRpcError } from './node-http.js';
+import { capacityMessage, sendOverCapacity } from './capacity.js';
+import { admitRequest } from './host-guard.js';
+import { LegacySessions, SessionActivity } from './legacy-sessions.js';
+import { answeringFailures, readJsonBody, sendJsonRpcError } from './node-http.js';
+import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
+import { guardResponse } from './stream-guard.js';
 import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
@@ -38,21 +42,29 @@ export interface HttpEndpointDeps {
   instanceId?: string;
 }
 
-interface LegacySession {
-  transport: NodeStreamableHTTPServerTransport;
-  untrack: () => void;
-  server: Server;
-}
-
 type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
 
+/** 2026-07-28 requests whose answer is a stream that stays open: counted against `limits.maxOpenStreams`. */
+const OPEN_STREAM_METHODS = new Set(['subscriptions/listen', 'events/stream']);
+
+type RequestId = string | number | null;
+
+function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
+  return typeof body === 'object' && body !== null ? (body as { method?: unknown; id?: RequestId }) : {};
+}
+
 export class StreamableHttpEndpoint {
-  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sessions: LegacySessions;
   private readonly modern = new Map<ModernMode, McpHttpHandler>();
   /** The transport of the most recent legacy session, for `getStreamableHTTPTransport()`. */
   latestTransport: NodeStreamableHTTPServerTransport | undefined;
+  private openStreams = 0;
+  private readonly limits: ResolvedLimits;
 
-  constructor(private readonly deps: HttpEndpointDeps) {}
+  constructor(private readonly deps: HttpEndpointDeps) {
+    this.limits = deps.limits ?? DEFAULT_LIMITS;
+    this.sessions = new LegacySessions(this.limits.maxSessions);
+  }
 
   /**
    * `startHTTP()`: 404 off `httpPath`; without transport options legacy clients get sessions
@@ -66,7 +78,9 @@ export class StreamableHttpEndpoint {
     const transportOptions: StreamableHTTPServerTransportOptions = options ?? {
       sessionIdGenerator: randomUUID,
     };
-    await this.handle(req as AuthenticatedRequest, res, transportOptions);
+    await answeringFailures(res, this.deps.onerror, () =>
+      this.handle(req as AuthenticatedRequest, res, transportOptions),
+    );
   }
 
   async handle(
@@ -75,22 +89,30 @@ export class StreamableHttpEndpoint {
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
     if (this.deps.instanceId) res.setHeader(MCP_INSTANCE_ID_HEADER, this.deps.instanceId);
-    const rejection = hostGuardRejection(req, options);
-    if (rejection) {
-      sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
-      return;
-    }
+    const target = admitRequest(req, res, options);
+    if (!target) return;
     let body: unknown;
     if (req.method === 'POST') {
-      const outcome = await readJsonBody(req, res);
+      const outcome = await readJsonBody(req, res, this.limits);
       if (!outcome.ok) return;
       body = outcome.body;
     }
-    const request = bodylessRequest(req, res);
-    if (await isLegacyRequest(request, body)) {
+    const request = bodylessRequest(target, req, res);
+    const legacy = await isLegacyRequest(request, body);
+    const { method, id = null } = requestOf(body);
+    guardResponse(res, {
+      limit: this.limits.maxStreamBufferBytes,
+      name: () =>
+        legacy
+          ? `Streamable HTTP ${req.method} stream of legacy session '${req.headers['mcp-session-id'] ?? '(new)'}'`
+          : `Streamable HTTP '${String(method)}' stream (request id ${JSON.stringify(id)})`,
+      onerror: this.deps.onerror,
+    });
+    if (legacy) {
       await this.handleLegacy(req, res, body, options);
       return;
     }
+    if (OPEN_STREAM_METHODS.has(method as string) && !this.openStream(res, method as string, id)) return;
     try {
       const authInfo = req.auth;
       const response = await this.modernHandler(options).fetch(request, {
@@ -102,6 +124,25 @@ export class StreamableHttpEndpoint {
       this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
       sendJsonRpcError(res, 500, -32603, 'Internal error');
     }
+  }
+
+  /** Counts a listen or events stream until its response closes, however it ends; 503 beyond the cap. */
+  private openStream(res: ServerResponse, method: string, id: RequestId): boolean {
+    const { maxOpenStreams } = this.limits;
+    if (this.openStreams >= maxOpenStreams) {
+      const streams = "'subscriptions/listen' and 'events/stream' streams";
+      sendOverCapacity(
+        res,
+        `'${method}' refused. ${capacityMessage(maxOpenStreams, streams, 'maxOpenStreams')}`,
+        id,
+      );
+      return false;
+    }
+    this.openStreams++;
+    res.once('close', () => {
+      this.openStreams--;
+    });
+    return true;
   }
 
   private modernHandler(options: StreamableHTTPServerTransportOptions) {
@@ -119,6 +160,8 @@ export class StreamableHttpEndpoint {
           }).server,
         {
           legacy: 'reject',
+          // Our own count (openStream) refuses first, with a clear error; never the SDK's.
+          maxSubscriptions: this.limits.maxOpenStreams,
           responseMode: mode === 'serverless-json' ? 'json' : mode === 'serverless-sse' ? 'sse' : 'auto',
           onerror: this.deps.onerror,
         },
@@ -142,11 +185,13 @@ export class StreamableHttpEndpoint {
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.get(sessionId);
+      // Another principal's session answers exactly as an unknown one: its id reveals nothing.
+      const session = this.sessions.find(sessionId, req.auth);
       if (!session) {
         sendJsonRpcError(res, 404, -32001, `Session not found: '${sessionId}' is unknown or has expired`);
         return;
       }
+      session.activity.during(res);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -168,9 +213,22 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
+    const { maxSessions, sessionIdleTimeoutMs, maxConcurrentRequests } = this.limits;
+    if (!this.sessions.reserve()) {
+      const message = capacityMessage(maxSessions, 'legacy sessions', 'maxSessions');
+      sendOverCapacity(res, message, requestOf(body).id ?? null);
+      return;
+    }
+    const owner = principalOf(req.auth);
     const instance = this.deps.createInstance('legacy');
     const connection: LiveConnection = { ...instance, era: 'legacy' };
-    let untrack: () => void = () => {};
+    const activity = new SessionActivity(sessionIdleTimeoutMs);
+    const untrack = this.deps.connections.track(connection);
+    const release = () => {
+      untrack();
+      void instance.server.close().catch(this.deps.onerror);
+    };
+    let opened = false;
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: options.sessionIdGenerator ?? randomUUID,
       enableJsonResponse: options.enableJsonResponse ?? false,
@@ -178,28 +236,30 @@ export class StreamableHttpEndpoint {
         ? { eventStore: sessionEventStore(options.eventStore, () => transport.sessionId, this.deps.onerror) }
         : {}),
       onsessioninitialized: (id) => {
+        opened = true;
         connection.sessionId = id;
-        this.sessions.set(id, { transport, untrack, server: instance.server });
+        this.sessions.add(id, session);
         options.onsessioninitialized?.(id);
       },
-      onsessionclosed: (id) => this.dropSession(id),
+      onsessionclosed: (id) => this.sessions.drop(id, session),
     });
-    transport.onclose = () => {
-      if (transport.sessionId) this.dropSession(transport.sessionId);
-      else untrack();
+    const session = { transport, owner, activity, release };
+    const gate = new RequestGate(transport, maxConcurrentRequests, activity);
+    gate.onclose = () => {
+      if (transport.sessionId) this.sessions.drop(transport.sessionId, session);
     };
-    untrack = this.deps.connections.track(connection);
     this.latestTransport = transport;
-    await instance.server.connect(transport);
-    await transport.handleRequest(req, res, body);
-  }
-
-  private dropSession(id: string): void {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    session.untrack();
-    void session.server.close().catch(this.deps.onerror);
+    activity.during(res);
+    try {
+      await instance.server.connect(gate);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // Refused by the transport (wrong Accept, bad version, ...) before it became a session.
+      if (!opened) {
+        this.sessions.unreserve();
+        release();
+      }
+    }
   }
 
   private async handleStateless(
@@ -218,13 +278,12 @@ export class StreamableHttpEndpoint {
     res.on('close', () => {
       void instance.server.close().catch(this.deps.onerror);
     });
-    await instance.server.connect(transport);
+    await instance.server.connect(new RequestGate(transport, this.limits.maxConcurrentRequests));
     await transport.handleRequest(req, res, body);
   }
 
   async close(): Promise<void> {
-    const sessions = [...this.sessions.keys()];
-    for (const id of sessions) this.dropSession(id);
+    this.sessions.dropAll();
     await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
   }

@@ -5,28 +5,37 @@
  * in one piece and only SSE answers are streamed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestTarget } from './request-target.js';
 
-/** A body-less `Request` for `req`, aborted when the client goes away before the answer is done. */
-export function bodylessRequest(req: IncomingMessage, res: ServerResponse): Request {
+/**
+ * A body-less `Request` for `req`, aborted when the client goes away before the answer is done.
+ * It never throws: the URL and method come from `checkRequestTarget`, and a header a web
+ * `Request` refuses (possible only with Node's lenient parser) is left out.
+ */
+export function bodylessRequest(target: RequestTarget, req: IncomingMessage, res: ServerResponse): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      try {
+        headers.append(name, item);
+      } catch {
+        // Not a header fetch can carry: the SDK has no use for it.
+      }
+    }
   }
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const host = req.headers.host ?? '127.0.0.1';
-  return new Request(new URL(req.url ?? '/', `http://${host}`), {
-    method: req.method ?? 'GET',
-    headers,
-    signal: controller.signal,
-  });
+  return new Request(target.href, { method: target.method, headers, signal: controller.signal });
 }
 
-/** Writes a web `Response` to `res`: buffered when it is finite, streamed when it is SSE. */
+/**
+ * Writes a web `Response` to `res`: buffered when it is finite, streamed when it is SSE. A stream
+ * is written as fast as the SDK produces it, without waiting for `drain`: its producers enqueue
+ * whatever the demand, so the backlog stays in `res`, where the caller's `guardResponse`
+ * (stream-guard.ts) bounds it, rather than in the web stream, where nothing could.
+ */
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -45,13 +54,15 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+      if (done || res.destroyed) break;
+      res.write(value);
     }
   } catch {
-    // The client went away mid-stream: the reader was cancelled.
+    // The client went away (or the stream guard closed the response): the reader was cancelled.
   } finally {
     res.off('close', stop);
+    // Ended early (the client left, or the guard closed the response): drop what is still queued.
+    stop();
     res.end();
   }
 }

@@ -1,0 +1,101 @@
+/**
+ * The client's default JSON Schema validator: the SDK's Ajv validator over Ajv engines whose
+ * regular expressions are RE2's (safe-pattern.ts), so no schema a server sends can make a check
+ * backtrack. MCPClient validates tool arguments with it (schema-cache.ts) and gives it to every
+ * SDK Client, which validates structured output with it; a server's `jsonSchemaValidator` option
+ * replaces it for that server.
+ *
+ * Dialects as the SDK's default validator has them: no `$schema` or 2020-12, 2019-09, draft-07
+ * and draft-06; any other `$schema` is an error. Engines are built with the SDK's default options
+ * plus the RE2 engine and `addUsedSchema: false` (a schema's `$id` is never registered, so one
+ * tool's `$id` cannot stand in for another's schema). Ajv keeps every schema it compiled, so the
+ * engines are replaced after MAX_COMPILATIONS distinct schemas: what they retain is then bounded
+ * by the tools still alive.
+ */
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/client/validators/ajv';
+import { safeRegExp } from './safe-pattern.js';
+
+const MAX_COMPILATIONS = 500;
+
+const DIALECTS = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  'draft-07': 'https://json-schema.org/draft-07/schema',
+} as const;
+type Dialect = keyof typeof DIALECTS;
+const DRAFT_06 = 'https://json-schema.org/draft-06/schema';
+
+type Engine = NonNullable<ConstructorParameters<typeof AjvJsonSchemaValidator>[0]>;
+type EngineClass = new (options: Record<string, unknown>) => Engine;
+
+const engineClasses = new Map<Dialect, EngineClass>();
+
+/**
+ * The Ajv class of a dialect. The SDK bundles Ajv and exports only the draft-07 class; its own
+ * validator builds the other engines. So one is built through it, and its class taken.
+ */
+function engineClass(dialect: Dialect): EngineClass {
+  let found = engineClasses.get(dialect);
+  if (!found) {
+    const probe = new AjvJsonSchemaValidator();
+    probe.getValidator({ $schema: DIALECTS[dialect] });
+    const engine = Object.values(probe).find(
+      (value): value is Engine => typeof (value as Partial<Engine> | undefined)?.compile === 'function',
+    );
+    if (!engine)
+      throw new Error(
+        `the SDK's Ajv validator no longer exposes its ${dialect} engine: update safe-validator.ts`,
+      );
+    found = engine.constructor as EngineClass;
+    engineClasses.set(dialect, found);
+  }
+  return found;
+}
+
+function dialectOf(schema: JsonSchemaType): Dialect {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (typeof declared !== 'string') return '2020-12';
+  const uri = declared.replace(/#$/, '').replace(/^http:/, 'https:');
+  for (const [dialect, known] of Object.entries(DIALECTS)) if (uri === known) return dialect as Dialect;
+  if (uri === DRAFT_06) return 'draft-07';
+  throw new Error(
+    `the schema declares an unsupported dialect ('$schema': '${declared.slice(0, 200)}'); JSON Schema 2020-12, 2019-09, draft-07 and draft-06 are supported`,
+  );
+}
+
+export class SafeJsonSchemaValidator implements jsonSchemaValidator {
+  private engines = new Map<Dialect, AjvJsonSchemaValidator>();
+  private compiled = new WeakSet<object>();
+  private compilations = 0;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    if (!this.compiled.has(schema)) {
+      if (++this.compilations > MAX_COMPILATIONS) {
+        this.engines.clear();
+        this.compiled = new WeakSet();
+        this.compilations = 1;
+      }
+      this.compiled.add(schema);
+    }
+    const dialect = dialectOf(schema);
+    let validator = this.engines.get(dialect);
+    if (!validator) {
+      const engine = new (engineClass(dialect))({
+        strict: false,
+        validateFormats: true,
+        validateSchema: false,
+        allErrors: true,
+        addUsedSchema: false,
+        code: { regExp: safeRegExp },
+      });
+      addFormats(engine as never);
+      validator = new AjvJsonSchemaValidator(engine);
+      this.engines.set(dialect, validator);
+    }
+    return validator.getValidator<T>(schema);
+  }
+}
+
+/** One instance for every server without its own validator: a schema compiles once for all of them. */
+export const defaultJsonSchemaValidator = new SafeJsonSchemaValidator();
