@@ -7,25 +7,15 @@
  *
  * Prints the entry, the statuses answered, RSS before and the peak during the flood.
  */
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { createInterface } from 'node:readline';
+import { WiredServer } from '../test/helpers.js';
 
 const [entry = 'hono', countArg = '24', mibArg = '16'] = process.argv.slice(2);
 const count = Number(countArg);
 const bytes = Number(mibArg) * 1024 * 1024;
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/readme-wired-server.ts', '{}'], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: child.stdout });
-const nextLine = () => new Promise<string>((resolve) => lines.once('line', resolve));
-const memory = async () => {
-  child.stdin.write('memory\n');
-  return JSON.parse(await nextLine()) as { rss: number; peakRss: number };
-};
-
-const { ports } = JSON.parse(await nextLine()) as { ports: Record<string, number> };
+const server = await WiredServer.start();
+const ports: Record<string, number> = server.ports;
 const port = ports[entry];
 if (!port) throw new Error(`unknown entry '${entry}' (one of ${Object.keys(ports).join(', ')})`);
 
@@ -66,10 +56,10 @@ const path = await messagePath();
 const padding = 'x'.repeat(bytes - 64);
 const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { padding } }));
 await new Promise((resolve) => setTimeout(resolve, 500));
-const before = await memory();
+const before = await server.memory();
 const statuses = await Promise.all(Array.from({ length: count }, () => flood(path, body)));
 await new Promise((resolve) => setTimeout(resolve, 200));
-const after = await memory();
+const after = await server.memory();
 const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
 const tally: Record<number, number> = {};
 for (const status of statuses) tally[status] = (tally[status] ?? 0) + 1;
@@ -82,5 +72,6 @@ console.log(
     peakRss: mib(after.peakRss),
   }),
 );
-child.stdin.end();
+if (!server.running) console.error(`the server process exited:\n${server.stderrTail}`);
+await server.stop();
 process.exit(0);

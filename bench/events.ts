@@ -31,10 +31,10 @@ import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret, PollEventsResultSchema } from '../src/events/wire.js';
 import { MCPClient, type MCPEventDeliveryMode } from '../src/index.js';
 import { eventsServer } from '../test/fixtures/events.js';
-import { bearerAuth, tickTypes } from '../test/fixtures/events-soak.js';
+import { tickTypes } from '../test/fixtures/events-soak.js';
 import { trustingFetch } from '../test/fixtures/local-tls.js';
-import { startWebhookEndpoint } from '../test/fixtures/webhook-endpoint.js';
-import { serveHttp } from '../test/helpers.js';
+import { deliveryHeaders, startWebhookEndpoint } from '../test/fixtures/webhook-endpoint.js';
+import { bearerAuth, serveHttp } from '../test/helpers.js';
 import { MODERN, median, ms, percentile, ratio, spawnHttpServers, stop } from './support.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -50,15 +50,7 @@ function signedDelivery(secret: string, id: string, eventId: string, lane: strin
     data: { lane, seq: 0, sentAt: 0 },
     cursor: null,
   });
-  const at = new Date();
-  const headers = {
-    'content-type': 'application/json',
-    'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, at, body),
-    'x-mcp-subscription-id': id,
-  };
-  return { body, headers };
+  return { body, headers: deliveryHeaders(body, { secret, subscriptionId: id, messageId: eventId }) };
 }
 
 // ---- the server child --------------------------------------------------------------------------

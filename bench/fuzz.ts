@@ -2,7 +2,7 @@
  * The long HTTP fuzz: at least 30,000 mutated requests (bodies of both protocol eras, headers,
  * request targets, framing; test/fixtures/fuzz-requests.ts) over raw sockets to one MCPServer in a
  * child process, served by `startHTTP` (sessions and serverless), `startSSE` and `startHonoSSE`
- * (test/fixtures/fuzz-server.ts). Prints messages per target, answers by status class, process
+ * (test/fixtures/readme-wired-server.ts). Prints messages per target, answers by status class, process
  * exits, hangs and the child's peak RSS as markdown, then every violation; exits 1 when there is
  * one. The seed is fixed unless `--random-seed`; it is printed, so any run can be repeated.
  * The child runs with `limits.bodyTimeoutMs` 2 s (`--body-timeout`), so the stalled bodies among
@@ -15,7 +15,8 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { formatFuzzReport, fuzzViolations, killFuzzServers, runFuzz } from '../test/fixtures/fuzz-runner.js';
+import { formatFuzzReport, fuzzViolations, runFuzz } from '../test/fixtures/fuzz-runner.js';
+import { killWiredServers } from '../test/helpers.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,7 +34,7 @@ const { values: flags } = parseArgs({
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    killFuzzServers();
+    killWiredServers();
     process.exit(130);
   });
 }

@@ -11,12 +11,11 @@
  *   node --expose-gc --import tsx bench/stream-floods.ts stalled [--transport sse|hono|legacy-http|listen]
  *     [--readers 20] [--messages 400] [--size 65536] [--limits '{}']
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type net from 'node:net';
 import { parseArgs } from 'node:util';
-import { createTool } from '@mastra/core/tools';
-import { z } from 'zod';
-import { MCPServer, type MCPToolContext } from '../src/index.js';
+import { MCPServer } from '../src/index.js';
+import { askTool } from '../test/fixtures/ask-tool.js';
+import { modernRequest, openStalledStream, type StreamTransport, serveHttp } from '../test/helpers.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,47 +44,12 @@ const mcp = new MCPServer({
   name: 'flood',
   version: '1.0.0',
   limits: JSON.parse(values.limits),
-  tools: {
-    ask: createTool({
-      id: 'ask',
-      description: 'Asks for a name',
-      inputSchema: z.object({}),
-      execute: async (_input, context) => {
-        const answer = await (context.mcp as MCPToolContext).elicitation.sendRequest({
-          message: 'Name?',
-          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-        });
-        return answer.action;
-      },
-    }),
-  },
+  tools: { ask: askTool() },
   resources: { listResources: async () => [], getResourceContent: async () => ({ text: '' }) },
 });
 mcp.__setLogger({ ...console, trackException() {} } as never);
-const listener = http.createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  if (url.pathname.startsWith('/hono/')) {
-    void mcp.startHonoSSE({ url, ssePath: '/hono/sse', messagePath: '/hono/message', req, res });
-  } else if (url.pathname === '/sse' || url.pathname === '/message') {
-    void mcp.startSSE({ url, ssePath: '/sse', messagePath: '/message', req, res });
-  } else {
-    void mcp.startHTTP({ url, httpPath: '/mcp', req, res });
-  }
-});
-await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-const port = (listener.address() as AddressInfo).port;
-const base = `http://127.0.0.1:${port}`;
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' },
-};
-const modernHeaders = (method: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': method,
-});
+// /mcp, /sse + /message, /hono/sse + /hono/message on 127.0.0.1.
+const http = await serveHttp(mcp);
 
 async function parked(): Promise<void> {
   const count = Number(values.count);
@@ -95,16 +59,14 @@ async function parked(): Promise<void> {
   const worker = async () => {
     while (next < count) {
       const id = ++next;
-      const response = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: { ...modernHeaders('tools/call'), 'mcp-name': 'ask' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: { name: 'ask', arguments: {}, _meta: MODERN_META },
-        }),
-      });
+      const response = await fetch(
+        http.mcpUrl,
+        modernRequest(
+          'tools/call',
+          { name: 'ask', arguments: {} },
+          { id, capabilities: { elicitation: { form: {} } } },
+        ),
+      );
       const text = await response.text();
       const kind = text.includes('input_required')
         ? 'parked'
@@ -119,46 +81,19 @@ async function parked(): Promise<void> {
   console.log(JSON.stringify({ mode: 'parked', count, outcomes, before, after }));
 }
 
+const TRANSPORTS: Record<string, StreamTransport> = {
+  sse: 'legacy SSE',
+  hono: 'Hono SSE',
+  'legacy-http': 'legacy Streamable HTTP',
+  listen: 'subscriptions/listen',
+};
+
 /** Opens one stream on a raw socket, reads only its first bytes, then never reads again. */
 async function stalledReader(transport: string): Promise<net.Socket> {
-  let head: string;
-  if (transport === 'sse' || transport === 'hono') {
-    head = `GET ${transport === 'sse' ? '/sse' : '/hono/sse'} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`;
-  } else if (transport === 'legacy-http') {
-    const init = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'flood', version: '1' },
-        },
-      }),
-    });
-    await init.text();
-    const session = init.headers.get('mcp-session-id') as string;
-    head = `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${session}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`;
-  } else {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'subscriptions/listen',
-      params: { notifications: { resourceSubscriptions: [LONG_URI] }, _meta: MODERN_META },
-    });
-    const headers = Object.entries(modernHeaders('subscriptions/listen'))
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  }
-  const socket = net.connect(port, '127.0.0.1');
-  socket.write(head);
-  await new Promise<void>((resolve) => socket.once('data', () => resolve()));
-  socket.pause();
-  return socket;
+  const name = TRANSPORTS[transport];
+  if (!name)
+    throw new Error(`unknown transport '${transport}' (one of ${Object.keys(TRANSPORTS).join(', ')})`);
+  return (await openStalledStream(http, name, LONG_URI)).socket;
 }
 
 async function stalled(): Promise<void> {
@@ -183,7 +118,6 @@ async function stalled(): Promise<void> {
 
 if (positionals[0] === 'parked') await parked();
 else await stalled();
-listener.closeAllConnections();
-listener.close();
+await http.close();
 await mcp.close();
 process.exit(0);

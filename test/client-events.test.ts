@@ -4,9 +4,7 @@
  * server to a real https endpoint (certificate made for the test, trusted through the server's
  * webhook `fetch` option) that calls `mcp.events.handleWebhook()`.
  */
-import type { IncomingMessage } from 'node:http';
 import { MastraError } from '@mastra/core/error';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../src/events/wire.js';
 import {
@@ -22,24 +20,18 @@ import {
   type MCPServerEventsConfig,
   type MCPServerWebhookOptions,
 } from '../src/index.js';
-import { eventsServer } from './fixtures/events.js';
-import { startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
-import { eventually, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';
+import { eventsServer, pushOccurrence } from './fixtures/events.js';
+import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
+import { bearerAuth, eventually, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-/** Bearer tokens name the caller (`Bearer alice` is subject alice), like an auth middleware would. */
-function fakeAuth(req: IncomingMessage & { auth?: unknown }) {
-  const token = /^Bearer (\w+)$/.exec(req.headers.authorization ?? '')?.[1];
-  if (token) req.auth = { token, clientId: `client-${token}`, scopes: [], extra: { subject: token } };
-}
-
 async function serve(events: Partial<MCPServerEventsConfig> = {}) {
   const server = eventsServer({ heartbeatIntervalMs: 50, pollIntervalMs: 50, ...events });
-  const http = await serveHttp(server, { before: fakeAuth });
+  const http = await serveHttp(server, { before: bearerAuth });
   cleanups.push(
     () => http.close(),
     () => server.close(),
@@ -234,7 +226,7 @@ describe('events over stdio', () => {
 async function restartable(events: Partial<MCPServerEventsConfig> = {}) {
   const make = () => eventsServer({ heartbeatIntervalMs: 50, pollIntervalMs: 50, ...events });
   let current = make();
-  const http = await serveReplaceable(() => current, { before: fakeAuth });
+  const http = await serveReplaceable(() => current, { before: bearerAuth });
   cleanups.push(
     () => http.close(),
     () => current.close(),
@@ -610,40 +602,6 @@ describe('events over HTTP: webhook', () => {
   });
 });
 
-/** A delivery as the server would send it, signed with `secret` at `at`. */
-function signed(
-  url: string,
-  body: string,
-  {
-    secret,
-    id = 'sub_1',
-    at = new Date(),
-    messageId = 'evt-1',
-  }: { secret: string; id?: string; at?: Date; messageId?: string },
-): Request {
-  const signature = new Webhook(secret).sign(messageId, at, body);
-  return new Request(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': messageId,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': signature,
-      'x-mcp-subscription-id': id,
-    },
-    body,
-  });
-}
-
-const occurrence = (eventId: string, sha: string, cursor: string | null = null) =>
-  JSON.stringify({
-    eventId,
-    name: 'repo.push',
-    timestamp: new Date().toISOString(),
-    data: { repo: 'a', sha },
-    cursor,
-  });
-
 describe('events.handleWebhook', () => {
   it('answers 404 without webhook settings, 405 for other methods, 413 over 1 MiB (read first)', async () => {
     const plain = client({ none: { url: new URL('http://127.0.0.1:9/mcp') } });
@@ -702,17 +660,30 @@ describe('events.handleWebhook', () => {
       mcp.events.handleWebhook(request).then((response) => response.status);
 
     // The same occurrence again, validly signed: acknowledged, and dropped as a repeat.
-    expect(await handle(signed(url, occurrence('evt-1', '1'), { secret, id: id as string }))).toBe(200);
+    expect(
+      await handle(
+        signedDelivery(url, pushOccurrence('evt-1', '1'), { secret, subscriptionId: id as string }),
+      ),
+    ).toBe(200);
     // Forged (another key), stale (over 5 minutes old), or unsigned: 401, whatever the body.
     expect(
       await handle(
-        signed(url, occurrence('evt-2', 'x'), { secret: generateWebhookSecret(), id: id as string }),
+        signedDelivery(url, pushOccurrence('evt-2', 'x'), {
+          secret: generateWebhookSecret(),
+          subscriptionId: id as string,
+        }),
       ),
     ).toBe(401);
     const stale = new Date(Date.now() - 6 * 60_000);
-    expect(await handle(signed(url, occurrence('evt-2', 'x'), { secret, id: id as string, at: stale }))).toBe(
-      401,
-    );
+    expect(
+      await handle(
+        signedDelivery(url, pushOccurrence('evt-2', 'x'), {
+          secret,
+          subscriptionId: id as string,
+          at: stale,
+        }),
+      ),
+    ).toBe(401);
     expect(
       await handle(
         new Request(url, {
@@ -723,25 +694,36 @@ describe('events.handleWebhook', () => {
       ),
     ).toBe(401);
     // Signed but malformed: 400.
-    expect(await handle(signed(url, 'not json', { secret, id: id as string }))).toBe(400);
-    expect(
-      await handle(signed(url, JSON.stringify({ eventId: 'evt-3' }), { secret, id: id as string })),
-    ).toBe(400);
-    expect(await handle(signed(url, JSON.stringify({ type: 'mystery' }), { secret, id: id as string }))).toBe(
-      400,
-    );
-    // An id not known yet: 503 when it verifies with webhook.secret (the server retries), else 401.
-    expect(await handle(signed(url, occurrence('evt-4', '4'), { secret, id: 'sub_unknown' }))).toBe(503);
+    expect(await handle(signedDelivery(url, 'not json', { secret, subscriptionId: id as string }))).toBe(400);
     expect(
       await handle(
-        signed(url, occurrence('evt-4', '4'), { secret: generateWebhookSecret(), id: 'sub_unknown' }),
+        signedDelivery(url, JSON.stringify({ eventId: 'evt-3' }), { secret, subscriptionId: id as string }),
+      ),
+    ).toBe(400);
+    expect(
+      await handle(
+        signedDelivery(url, JSON.stringify({ type: 'mystery' }), { secret, subscriptionId: id as string }),
+      ),
+    ).toBe(400);
+    // An id not known yet: 503 when it verifies with webhook.secret (the server retries), else 401.
+    expect(
+      await handle(
+        signedDelivery(url, pushOccurrence('evt-4', '4'), { secret, subscriptionId: 'sub_unknown' }),
+      ),
+    ).toBe(503);
+    expect(
+      await handle(
+        signedDelivery(url, pushOccurrence('evt-4', '4'), {
+          secret: generateWebhookSecret(),
+          subscriptionId: 'sub_unknown',
+        }),
       ),
     ).toBe(401);
     // The verification handshake is echoed.
     const challenge = await mcp.events.handleWebhook(
-      signed(url, JSON.stringify({ type: 'verification', challenge: 'abc' }), {
+      signedDelivery(url, JSON.stringify({ type: 'verification', challenge: 'abc' }), {
         secret,
-        id: 'sub_unknown',
+        subscriptionId: 'sub_unknown',
         messageId: 'msg_verification_1',
       }),
     );
@@ -750,20 +732,32 @@ describe('events.handleWebhook', () => {
     // A gap control body marks the next occurrence; a terminated one ends the subscription.
     expect(
       await handle(
-        signed(url, JSON.stringify({ type: 'gap', cursor: null }), {
+        signedDelivery(url, JSON.stringify({ type: 'gap', cursor: null }), {
           secret,
-          id: id as string,
+          subscriptionId: id as string,
           messageId: 'msg_gap_1',
         }),
       ),
     ).toBe(200);
     expect(
-      await handle(signed(url, occurrence('evt-5', '5'), { secret, id: id as string, messageId: 'evt-5' })),
+      await handle(
+        signedDelivery(url, pushOccurrence('evt-5', '5'), {
+          secret,
+          subscriptionId: id as string,
+          messageId: 'evt-5',
+        }),
+      ),
     ).toBe(200);
     expect((await read(subscription, 1))[0]).toMatchObject({ eventId: 'evt-5', truncated: true });
     const terminated = JSON.stringify({ type: 'terminated', error: { code: -32023, message: 'gone' } });
     expect(
-      await handle(signed(url, terminated, { secret, id: id as string, messageId: 'msg_terminated_1' })),
+      await handle(
+        signedDelivery(url, terminated, {
+          secret,
+          subscriptionId: id as string,
+          messageId: 'msg_terminated_1',
+        }),
+      ),
     ).toBe(200);
     expect(await thrown(drain(subscription))).toMatchObject({ id: 'MCP_EVENTS_SUBSCRIPTION_TERMINATED' });
   });

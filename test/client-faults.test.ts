@@ -47,15 +47,6 @@ function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
   return mcp;
 }
 
-function recorder() {
-  const recorded = pidRecorder();
-  const logger: typeof recorded.logger = (entry) => {
-    recorded.logger(entry);
-    for (const pid of recorded.pids) children.add(pid);
-  };
-  return { ...recorded, logger };
-}
-
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((mcp) => mcp.disconnect()));
   while (cleanups.length) await cleanups.pop()?.();
@@ -85,7 +76,7 @@ const raw = (mode: string, extra: Partial<StdioServerDefinition> = {}) =>
 
 describe('a stdio server that crashes at startup', () => {
   it('is reported for its own server; the healthy one keeps working', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({ healthy: healthy(), crash: faultStdio('fault-crash', [], { logger: log.logger }) });
 
     const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
@@ -111,7 +102,7 @@ describe('a server that hangs', () => {
   it('is cut off by perServerTimeoutMs and reported in errors, with durations for every server', async () => {
     const hanging = await serveHangingHttp();
     cleanups.push(() => hanging.close());
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({
       healthy: healthy(),
       // Their own timeouts are longer than the deadline: perServerTimeoutMs is what cuts them off.
@@ -192,7 +183,7 @@ describe('malformed results', () => {
   });
 
   it('a ~5 MB tool result completes over stdio and HTTP, and the client keeps working', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({ healthy: healthy(), big: sdkStdio({ logger: log.logger }) });
     const { tools, errors } = await mcp.listToolsWithErrors();
     expect(errors).toEqual({});
@@ -230,7 +221,7 @@ describe('invalid tool schemas', () => {
     // `{ type: 'object', properties: 5 }` and `{ type: 'nonsense' }` next to a valid tool `ok`. The
     // SDK validates the tools/list result as a whole, so the tool-list guard drops each tool its
     // Tool schema would reject before it sees the list: `ok` stays usable.
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({ healthy: healthy(), badSchema: raw('bad-schema', { logger: log.logger }) });
     const { tools, errors } = await mcp.listToolsWithErrors();
 
@@ -248,7 +239,7 @@ describe('invalid tool schemas', () => {
   it('a tool whose nested schema cannot be compiled is skipped with a logged error; the rest work', async () => {
     // Top level valid (so the SDK accepts the list), but `properties.a` is `{ type: 'nonsense' }`:
     // building the tool fails, MCPClient skips it and logs an error naming it.
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({ healthy: healthy(), nested: raw('bad-nested', { logger: log.logger }) });
     const { tools, errors } = await mcp.listToolsWithErrors();
 
@@ -269,7 +260,7 @@ describe('invalid tool schemas', () => {
   it('tools over the schema budgets are skipped one by one; 2020-12 schemas work', async () => {
     // `abyss` nests 100,000 levels: left to the SDK's validation it would overflow the stack and
     // fail the whole listing. Screened on arrival, only the over-budget tools go.
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({ healthy: healthy(), hostile: raw('hostile-schemas', { logger: log.logger }) });
     const { tools, errors } = await mcp.listToolsWithErrors();
 
@@ -325,7 +316,7 @@ describe('reconnecting', () => {
   it.each([undefined, 'legacy'] as const)(
     'a stdio server killed after connecting is restarted by the next call (protocolVersion %s)',
     async (protocolVersion) => {
-      const log = recorder();
+      const log = pidRecorder(children);
       const mcp = client({
         healthy: healthy(),
         sdk: sdkStdio({ logger: log.logger, ...(protocolVersion ? { protocolVersion } : {}) }),
@@ -425,7 +416,7 @@ describe('reconnecting', () => {
 
 describe('child processes', () => {
   it('none is left running after disconnect()', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({
       healthy: healthy(),
       sdk: sdkStdio({ logger: log.logger }),
@@ -459,7 +450,7 @@ describe('child processes', () => {
   });
 
   it('disconnect() during a connect that is still in flight returns promptly and leaves no child', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const mcp = client({
       healthy: healthy(),
       // Hangs at startup; its own connect timeout (6 s) is far away when disconnect() is called.

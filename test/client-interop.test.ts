@@ -64,7 +64,7 @@ describe('MCPClient against the SDK McpServer', () => {
   it.each(cases)(
     'over $transport with protocolVersion $protocolVersion',
     async ({ transport, protocolVersion }) => {
-      const recorder = pidRecorder();
+      const recorder = pidRecorder(children);
       const versionsBefore = sdkHttp.protocolVersions.length;
       const definition: MastraMCPServerDefinition =
         transport === 'http'
@@ -74,7 +74,6 @@ describe('MCPClient against the SDK McpServer', () => {
       const mcp = client({ sdk: definition });
 
       const { tools, errors, errorDetails } = await mcp.listToolsWithErrors();
-      for (const pid of recorder.pids) children.add(pid);
       expect(errors).toEqual({});
       expect(errorDetails).toEqual({});
       expect(Object.keys(tools).sort()).toEqual(

@@ -65,15 +65,6 @@ function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
   return mcp;
 }
 
-function recorder() {
-  const recorded = pidRecorder();
-  const logger: typeof recorded.logger = (entry) => {
-    recorded.logger(entry);
-    for (const pid of recorded.pids) children.add(pid);
-  };
-  return { ...recorded, logger };
-}
-
 /** `promise`, or a rejection naming `what` (read when it is late) once `ms` passed. */
 async function within<T>(promise: Promise<T>, ms: number, what: string | (() => string)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -122,7 +113,7 @@ function plainServer(extra: Partial<MCPServerConfig> = {}): MCPServer {
 
 describe('a per-server deadline (perServerTimeoutMs) aborts the work it gives up on', () => {
   it('a stdio server that never answers the probe: its child is killed without waiting for disconnect()', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     // The default revision mode: the server/discover probe in place, then the legacy fallback.
     const mcp = client({ hang: faultStdio('fault-hang', ['--ignore-sigterm'], { logger: log.logger }) });
 
@@ -170,7 +161,7 @@ describe('a per-server deadline (perServerTimeoutMs) aborts the work it gives up
 
 describe('disconnect() returns promptly and leaves no child process, in every state', () => {
   it('while connecting to a hanging stdio and a hanging HTTP server', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const hanging = await front();
     const mcp = client({
       stdio: faultStdio('fault-hang', ['--ignore-sigterm'], { logger: log.logger }),
@@ -187,7 +178,7 @@ describe('disconnect() returns promptly and leaves no child process, in every st
   });
 
   it('with a tool call in flight on a stdio and an HTTP server', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const sdkHttp = await serveSdkHttp();
     cleanups.push(() => sdkHttp.close());
     const mcp = client({ stdio: sdkStdio({ logger: log.logger }), http: { url: sdkHttp.url } });
@@ -205,7 +196,7 @@ describe('disconnect() returns promptly and leaves no child process, in every st
   });
 
   it('while reconnecting to servers that now hang', async () => {
-    const log = recorder();
+    const log = pidRecorder(children);
     const hanging = await front(plainServer());
     const stdio = sdkStdio({ logger: log.logger });
     const mcp = client({ stdio, http: { url: hanging.url } });

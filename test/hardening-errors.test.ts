@@ -20,6 +20,9 @@ import {
   type Era,
   eventually,
   isAlive,
+  modernEnvelope,
+  modernRequest,
+  replyOf,
   serveHttp,
   serveReplaceable,
   textOf,
@@ -79,46 +82,16 @@ function expectInvalidParams(reply: JsonRpcReply | undefined, { method, field }:
   expect(error?.message.length).toBeLessThan(300);
 }
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
+const ENVELOPE = modernEnvelope();
 
-/** A JSON reply or the first SSE `data:` line of one. */
-async function replyOf(response: Response): Promise<JsonRpcReply> {
-  const text = await response.text();
-  if (text.trim().startsWith('{')) return JSON.parse(text);
-  const data = text.split('\n').find((line) => line.startsWith('data: '));
-  if (!data) throw new Error(`no JSON-RPC reply in ${response.status} ${text}`);
-  return JSON.parse(data.slice(6));
-}
-
-/** One raw 2026-07-28 request: the per-request `_meta` envelope and the routing headers. */
-async function modernRequest(
+/** One raw 2026-07-28 request (`meta` merged into the `_meta` envelope) and its reply. */
+async function modernCall(
   url: URL,
   method: string,
   params: Record<string, unknown>,
   meta: Record<string, unknown> = {},
 ): Promise<JsonRpcReply> {
-  const target = params.name ?? params.uri;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof target === 'string' ? { 'mcp-name': target } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: { ...params, _meta: { ...ENVELOPE, ...meta } },
-    }),
-  });
-  return replyOf(response);
+  return replyOf(await fetch(url, modernRequest(method, params, { meta })));
 }
 
 /** A raw 2025-era session: `initialize`, then requests carrying its session id. */
@@ -183,9 +156,9 @@ describe('invalid params over HTTP', () => {
   it('answers -32602 naming the method and the field on 2026-07-28', async () => {
     const { http } = await serve();
     for (const bad of BAD_PARAMS)
-      expectInvalidParams(await modernRequest(http.mcpUrl, bad.method, bad.params), bad);
+      expectInvalidParams(await modernCall(http.mcpUrl, bad.method, bad.params), bad);
     // 2026-07-28 sets the log level per request, in the envelope; logging/setLevel is not a method.
-    const envelope = await modernRequest(
+    const envelope = await modernCall(
       http.mcpUrl,
       'tools/list',
       {},
@@ -193,9 +166,7 @@ describe('invalid params over HTTP', () => {
     );
     expect(envelope.error?.code).toBe(-32602);
     expect(envelope.error?.message).toContain('io.modelcontextprotocol/logLevel');
-    expect((await modernRequest(http.mcpUrl, 'logging/setLevel', { level: 'loud' })).error?.code).toBe(
-      -32601,
-    );
+    expect((await modernCall(http.mcpUrl, 'logging/setLevel', { level: 'loud' })).error?.code).toBe(-32601);
   });
 
   it('answers -32602 naming the method and the field on a legacy session', async () => {
@@ -205,6 +176,27 @@ describe('invalid params over HTTP', () => {
       expectInvalidParams(await send(bad.method, bad.params), bad);
     // The session still serves.
     expect((await send('logging/setLevel', { level: 'error' })).result).toEqual({});
+  });
+
+  it('answers -32602 naming the field for a legacy initialize whose params are invalid', async () => {
+    const { http } = await serve();
+    const response = await fetch(http.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'initialize',
+        params: { protocolVersion: 5, capabilities: {} },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    const reply = (await response.json()) as JsonRpcReply & { id: unknown };
+    expect(reply.id).toBe(9);
+    expect(reply.error?.code).toBe(-32602);
+    expect(reply.error?.message).toMatch(/^Invalid params for initialize: params\.protocolVersion: expected string/);
+    expect(reply.error?.message).toContain('params.clientInfo');
   });
 
   it('answers -32602 for the events/* params this package checks', async () => {
@@ -223,8 +215,7 @@ describe('invalid params over HTTP', () => {
       },
       { method: 'events/list', params: { cursor: 5 }, field: 'params.cursor' },
     ];
-    for (const bad of cases)
-      expectInvalidParams(await modernRequest(http.mcpUrl, bad.method, bad.params), bad);
+    for (const bad of cases) expectInvalidParams(await modernCall(http.mcpUrl, bad.method, bad.params), bad);
   });
 
   it('answers -32602 on legacy HTTP+SSE and Hono SSE', async () => {
@@ -258,7 +249,7 @@ describe('invalid params over HTTP', () => {
     );
     const send = await legacySession(gateway.mcpUrl);
     for (const bad of BAD_PARAMS) {
-      expectInvalidParams(await modernRequest(gateway.mcpUrl, bad.method, bad.params), bad);
+      expectInvalidParams(await modernCall(gateway.mcpUrl, bad.method, bad.params), bad);
       expectInvalidParams(await send(bad.method, bad.params), bad);
     }
     // What the upstream answers still comes through.

@@ -10,11 +10,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { FUZZ_TARGETS, fuzzCases, renderCase } from './fixtures/fuzz-requests.js';
-import { formatFuzzReport, fuzzViolations, killFuzzServers, runFuzz } from './fixtures/fuzz-runner.js';
+import { formatFuzzReport, fuzzViolations, runFuzz } from './fixtures/fuzz-runner.js';
+import { killWiredServers } from './helpers.js';
 
 const SEED = 20260728;
 
-afterAll(killFuzzServers);
+afterAll(killWiredServers);
 
 /** One digest per case: what would go on the wire, with fixed live values. */
 function digests(seed: number, count: number): string[] {

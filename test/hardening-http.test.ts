@@ -4,11 +4,9 @@
  * README shows (test/fixtures/readme-wired-server.ts), so "the process keeps serving" is checked
  * for real after each one.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-
-type Entry = 'session' | 'serverless' | 'sse' | 'hono' | 'honoApp' | 'honoPublic';
+import { type WiredEntry, WiredServer } from './helpers.js';
 
 interface Reply {
   status: number;
@@ -27,37 +25,13 @@ const INITIALIZE = JSON.stringify({
 });
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 
-let child: ChildProcessWithoutNullStreams;
-let ports: Record<Entry, number>;
-let stderr = '';
-let lines: string[] = [];
-let exitCode: number | null | undefined;
+let server: WiredServer;
+let ports: Record<WiredEntry, number>;
 
 /** Starts the README-wired server process (again, when a request ended the previous one). */
 async function startServer(): Promise<void> {
-  stderr = '';
-  lines = [];
-  exitCode = undefined;
-  child = spawn(process.execPath, [
-    '--import',
-    'tsx',
-    'test/fixtures/readme-wired-server.ts',
-    JSON.stringify(LIMITS),
-  ]);
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  let buffered = '';
-  child.stdout.on('data', (chunk) => {
-    buffered += chunk;
-    const parts = buffered.split('\n');
-    buffered = parts.pop() ?? '';
-    lines.push(...parts);
-  });
-  child.on('exit', (code) => {
-    exitCode = code;
-  });
-  ports = (JSON.parse(await nextLine(20_000)) as { ports: Record<Entry, number> }).ports;
+  server = await WiredServer.start(LIMITS);
+  ports = server.ports;
 }
 
 beforeAll(startServer, 30_000);
@@ -67,31 +41,11 @@ beforeEach(async () => {
     (reply) => reply.status > 0,
     () => false,
   );
-  if (!alive && exitCode === undefined) await new Promise((resolve) => child.once('exit', resolve));
-  if (exitCode !== undefined) await startServer();
+  if (!alive) await server.exited;
+  if (!server.running) await startServer();
 }, 30_000);
 
-afterAll(async () => {
-  if (exitCode !== undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.stdin.end();
-  await exited;
-});
-
-async function nextLine(timeoutMs = 5000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (lines.length === 0) {
-    if (exitCode !== undefined) throw new Error(`the server process exited (${exitCode}): ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`no line from the server process: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return lines.shift() as string;
-}
-
-async function memory(): Promise<{ rss: number; peakRss: number }> {
-  child.stdin.write('memory\n');
-  return JSON.parse(await nextLine()) as { rss: number; peakRss: number };
-}
+afterAll(() => server.stop());
 
 function parseReply(raw: string, closed: boolean): Reply {
   const end = raw.indexOf('\r\n\r\n');
@@ -181,7 +135,7 @@ async function openSse(
 
 /** The child is alive and every entry still answers a well-formed request. */
 async function expectServing(): Promise<void> {
-  expect(exitCode, stderr).toBeUndefined();
+  expect(server.running, server.stderrTail).toBe(true);
   const session = await post(ports.session, '/mcp', INITIALIZE);
   expect(session.status).toBe(200);
   const serverless = await post(ports.serverless, '/mcp', INITIALIZE);
@@ -250,7 +204,7 @@ describe('one request never ends the process', () => {
 });
 
 /** Each POST entry with the path its message goes to (an SSE session opened first where needed). */
-async function withPostEntry(entry: Entry, use: (target: string) => Promise<void>): Promise<void> {
+async function withPostEntry(entry: WiredEntry, use: (target: string) => Promise<void>): Promise<void> {
   if (entry === 'session' || entry === 'serverless') {
     await use('/mcp');
     return;
@@ -376,6 +330,28 @@ describe('message bodies are bounded on every POST entry', () => {
       expect(notMessage.body).not.toContain(secret);
     });
   });
+
+  it.each(POST_ENTRIES)(
+    '%s: a body nested deeper than limits.maxJsonDepth gets 400 before any schema sees it',
+    async (entry) => {
+      await withPostEntry(entry, async (target) => {
+        const nested = (levels: number) => `${'{"a":'.repeat(levels)}null${'}'.repeat(levels)}`;
+        // The SDK's recursive schema checks overflowed the stack on this (found by the long fuzz): 500.
+        const deep = `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"x":${nested(3000)}}}}`;
+        const refused = await post(ports[entry], target, deep, {
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'ping',
+        });
+        expect(refused.status, refused.head).toBe(400);
+        expect(refused.body).toContain('limits.maxJsonDepth');
+        expect(refused.body).not.toContain('RangeError');
+        // Nesting within the bound (the default, 64 levels) is not refused for its depth.
+        const shallow = `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"_meta":{"x":${nested(50)}}}}`;
+        const admitted = await post(ports[entry], target, shallow);
+        expect(admitted.body).not.toContain('limits.maxJsonDepth');
+      });
+    },
+  );
 });
 
 describe('a flood of large bodies is not held', () => {
@@ -385,9 +361,9 @@ describe('a flood of large bodies is not held', () => {
       await withPostEntry(entry, async (target) => {
         const padding = 'x'.repeat(2 * 1024 * 1024);
         const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { padding } });
-        const before = await memory(); // also starts a new peak window
+        const before = await server.memory(); // also starts a new peak window
         const replies = await Promise.all(Array.from({ length: 24 }, () => post(ports[entry], target, body)));
-        const { peakRss } = await memory();
+        const { peakRss } = await server.memory();
         expect(replies.map((reply) => reply.status)).toEqual(Array(24).fill(413));
         // Held, the flood is 48 MiB of body plus its decoded copies; refused, only socket buffers.
         expect(peakRss - before.rss).toBeLessThan(48 * 1024 * 1024);

@@ -7,7 +7,15 @@ import { createTool } from '@mastra/core/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPServer, type MCPServerLimits, type StreamableHTTPServerTransportOptions } from '../src/index.js';
-import { connectHttp, connectSse, eventually, type HttpHarness, newClient, serveHttp } from './helpers.js';
+import {
+  bearerAuth,
+  connectHttp,
+  connectSse,
+  eventually,
+  type HttpHarness,
+  newClient,
+  serveHttp,
+} from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -41,14 +49,6 @@ const whoamiTool = createTool({
     return { subject: extra?.authInfo?.extra?.subject ?? null, sessionId: extra?.sessionId ?? null };
   },
 });
-
-/** `Authorization: Bearer <name>` authenticates as `<name>`, as an OAuth middleware would. */
-function bearerAuth(req: { headers: Record<string, unknown>; auth?: unknown }) {
-  const header = req.headers.authorization;
-  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return;
-  const token = header.slice('Bearer '.length);
-  req.auth = { token, clientId: 'app', scopes: [], extra: { subject: token } };
-}
 
 async function setup(limits: MCPServerLimits = {}, options?: StreamableHTTPServerTransportOptions) {
   const mcp = new MCPServer({

@@ -5,16 +5,23 @@
  * `limits.maxStreamBufferBytes` waits for it, on every streaming transport, and the server's
  * memory stays flat; `subscriptions/listen` streams are capped.
  */
-import type { IncomingMessage } from 'node:http';
-import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { ConsoleLogger } from '@mastra/core/logger';
-import { createTool } from '@mastra/core/tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { MCPServer, type MCPServerLimits, type MCPToolContext } from '../src/index.js';
-import { eventually, type HttpHarness, serveHttp } from './helpers.js';
+import { MCPServer, type MCPServerLimits } from '../src/index.js';
+import { askTool } from './fixtures/ask-tool.js';
+import {
+  bearerAuth,
+  eventually,
+  type HttpHarness,
+  modernRequest,
+  openStalledStream,
+  replyOf,
+  type StreamTransport,
+  serveHttp,
+} from './helpers.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -24,19 +31,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
-const modernHeaders = (method: string, user?: string): Record<string, string> => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': method,
-  ...(method === 'tools/call' ? { 'mcp-name': 'ask' } : {}),
-  ...(user ? { 'x-user': user } : {}),
-});
+const ELICITATION = { elicitation: { form: {} } };
+/** The headers of a request as `user` (`Bearer <user>`; anonymous without). */
+const as = (user?: string): Record<string, string> => (user ? { authorization: `Bearer ${user}` } : {});
 const LONG_URI = `file://flood/${'u'.repeat(32 * 1024)}`;
 
 /** What each `ask` run saw: its answer's action, or the message its elicitation threw. */
@@ -48,39 +45,13 @@ async function setup(limits: MCPServerLimits) {
     name: 'streams',
     version: '1.0.0',
     limits,
-    tools: {
-      ask: createTool({
-        id: 'ask',
-        description: 'Asks for a name',
-        inputSchema: z.object({}),
-        execute: async (_input, context) => {
-          try {
-            const answer = await (context.mcp as MCPToolContext).elicitation.sendRequest({
-              message: 'Name?',
-              requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-            });
-            outcomes.push(answer.action === 'accept' ? `accept ${answer.content?.name}` : answer.action);
-            return `hello ${answer.content?.name ?? answer.action}`;
-          } catch (error) {
-            outcomes.push((error as Error).message);
-            throw error;
-          }
-        },
-      }),
-    },
+    tools: { ask: askTool((outcome) => outcomes.push(outcome)) },
     resources: { listResources: async () => [], getResourceContent: async () => ({ text: '' }) },
     events: { types: { tick: { description: 'A tick', payloadSchema: z.object({ n: z.number() }) } } },
   });
   const errors = vi.spyOn(ConsoleLogger.prototype, 'error').mockImplementation(() => {});
   cleanups.push(() => errors.mockRestore());
-  // Stands in for an auth middleware: `x-user` names the principal.
-  const http = await serveHttp(mcp, {
-    before: (req: IncomingMessage & { auth?: unknown }) => {
-      const user = req.headers['x-user'];
-      if (typeof user === 'string')
-        req.auth = { token: user, clientId: 'app', scopes: [], extra: { subject: user } };
-    },
-  });
+  const http = await serveHttp(mcp, { before: bearerAuth });
   cleanups.push(
     () => mcp.close(),
     () => http.close(),
@@ -104,37 +75,21 @@ let nextId = 0;
 /** One 2026-07-28 `tools/call` of `ask`, as `user` (anonymous without), optionally a retry. */
 async function call(http: HttpHarness, user?: string, retry?: { requestState: string; name: string }) {
   const key = 'elicitation-1';
-  const response = await fetch(http.mcpUrl, {
-    method: 'POST',
-    headers: modernHeaders('tools/call', user),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: ++nextId,
-      method: 'tools/call',
-      params: {
-        name: 'ask',
-        arguments: {},
-        ...(retry
-          ? {
-              requestState: retry.requestState,
-              inputResponses: { [key]: { action: 'accept', content: { name: retry.name } } },
-            }
-          : {}),
-        _meta: MODERN_META,
-      },
-    }),
-  });
-  const text = await response.text();
-  const json = text.trim().startsWith('{')
-    ? JSON.parse(text)
-    : JSON.parse(
-        text
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .pop()
-          ?.slice(6) ?? '{}',
-      );
-  return json as CallReply;
+  const params = {
+    name: 'ask',
+    arguments: {},
+    ...(retry
+      ? {
+          requestState: retry.requestState,
+          inputResponses: { [key]: { action: 'accept', content: { name: retry.name } } },
+        }
+      : {}),
+  };
+  const response = await fetch(
+    http.mcpUrl,
+    modernRequest('tools/call', params, { id: ++nextId, capabilities: ELICITATION, headers: as(user) }),
+  );
+  return replyOf<CallReply>(response);
 }
 
 async function park(http: HttpHarness, user?: string): Promise<string> {
@@ -201,56 +156,12 @@ describe('parked 2026-07-28 calls are bounded (limits.maxSuspendedCalls, maxSusp
   });
 });
 
-type Transport = 'legacy SSE' | 'Hono SSE' | 'legacy Streamable HTTP' | 'subscriptions/listen';
-
-/** Raw HTTP over a socket: the request, then only the first bytes of the answer are ever read. */
-async function stalledReader(http: HttpHarness, transport: Transport) {
-  const host = `Host: ${new URL(http.base).host}\r\n`;
-  let head: string;
-  let sessionId: string | undefined;
-  if (transport === 'legacy SSE' || transport === 'Hono SSE') {
-    const path = transport === 'legacy SSE' ? '/sse' : '/hono/sse';
-    head = `GET ${path} HTTP/1.1\r\n${host}Accept: text/event-stream\r\n\r\n`;
-  } else if (transport === 'legacy Streamable HTTP') {
-    const init = await fetch(http.mcpUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
-    });
-    await init.text();
-    sessionId = init.headers.get('mcp-session-id') as string;
-    head = `GET /mcp HTTP/1.1\r\n${host}Accept: text/event-stream\r\nMcp-Session-Id: ${sessionId}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`;
-  } else {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'listen',
-      method: 'subscriptions/listen',
-      params: { notifications: { resourceSubscriptions: [LONG_URI] }, _meta: MODERN_META },
-    });
-    const headers = Object.entries(modernHeaders('subscriptions/listen'))
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    head = `POST /mcp HTTP/1.1\r\n${host}${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  }
-  const socket = net.connect(Number(new URL(http.base).port), '127.0.0.1');
-  cleanups.push(() => socket.destroy());
-  socket.write(head);
-  const first = await new Promise<string>((resolve) =>
-    socket.once('data', (chunk) => resolve(String(chunk))),
-  );
-  socket.pause();
-  expect(first).toMatch(/^HTTP\/1\.1 200/);
-  sessionId ??= /sessionId=([\w-]+)/.exec(first)?.[1];
-  return { socket, sessionId };
+/** A stream opened over a raw socket whose answer is never read past its first bytes. */
+async function stalledReader(http: HttpHarness, transport: StreamTransport) {
+  const reader = await openStalledStream(http, transport, LONG_URI);
+  cleanups.push(() => reader.socket.destroy());
+  expect(reader.first).toMatch(/^HTTP\/1\.1 200/);
+  return reader;
 }
 
 const heapAndExternal = () => {
@@ -265,7 +176,7 @@ describe('a reader that never reads has its stream closed past limits.maxStreamB
   const MESSAGES = 640;
   const PAYLOAD = 'x'.repeat(32 * 1024);
 
-  it.each<Transport>(['legacy SSE', 'Hono SSE', 'legacy Streamable HTTP', 'subscriptions/listen'])(
+  it.each<StreamTransport>(['legacy SSE', 'Hono SSE', 'legacy Streamable HTTP', 'subscriptions/listen'])(
     '%s: the stream is closed, the closure logged naming it, and memory stays flat',
     async (transport) => {
       const { mcp, http, logged } = await setup({ maxStreamBufferBytes: 64 * 1024, maxOpenStreams: READERS });
@@ -345,17 +256,14 @@ async function openStream(
 ) {
   const controller = new AbortController();
   cleanups.push(() => controller.abort());
-  const response = await fetch(http.mcpUrl, {
-    method: 'POST',
-    headers: modernHeaders(method),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
+  const response = await fetch(
+    http.mcpUrl,
+    modernRequest(method, STREAM_PARAMS[method], {
       id,
-      method,
-      params: { ...STREAM_PARAMS[method], _meta: MODERN_META },
+      capabilities: ELICITATION,
+      signal: controller.signal,
     }),
-    signal: controller.signal,
-  });
+  );
   return { response, controller };
 }
 

@@ -6,8 +6,6 @@
  * remembered webhook-ids are capped per server (`webhook.maxRememberedDeliveries`: 503 past it,
  * the sender retries) and each is forgotten once its signature can no longer verify.
  */
-import type { IncomingMessage } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../src/events/wire.js';
 import {
@@ -17,20 +15,14 @@ import {
   type MCPEventSubscription,
   type MCPReceivedEvent,
 } from '../src/index.js';
-import { eventsServer } from './fixtures/events.js';
-import { startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
-import { eventually, serveHttp } from './helpers.js';
+import { eventsServer, pushOccurrence } from './fixtures/events.js';
+import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
+import { bearerAuth, eventually, serveHttp } from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
-
-/** `Bearer alice` authenticates subject alice, as an auth middleware would (webhooks need a principal). */
-function fakeAuth(req: IncomingMessage & { auth?: unknown }) {
-  const token = /^Bearer (\w+)$/.exec(req.headers.authorization ?? '')?.[1];
-  if (token) req.auth = { token, clientId: `client-${token}`, scopes: [], extra: { subject: token } };
-}
 
 let nextId = 0;
 
@@ -56,7 +48,7 @@ async function setup(webhook: Partial<MCPClientWebhookOptions> = {}, capture?: s
       retry: { initialDelayMs: 20, maxDelayMs: 200, attempts: 100 },
     },
   });
-  const http = await serveHttp(server, { before: fakeAuth });
+  const http = await serveHttp(server, { before: bearerAuth });
   const mcp = new MCPClient({
     id: `webhook-replay-${++nextId}`,
     registerProcessHooks: false,
@@ -117,28 +109,13 @@ async function read(subscription: MCPEventSubscription, count: number) {
   return seen;
 }
 
-/** A delivery signed with `secret` at `at` (seconds), as a server would send it. */
-function signed(body: string, secret: string, subscriptionId: string, messageId: string, at = new Date()) {
-  return new Request('https://127.0.0.1/mcp/webhook', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': messageId,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(secret).sign(messageId, at, body),
-      'x-mcp-subscription-id': subscriptionId,
-    },
-    body,
-  });
-}
-
-const occurrence = (eventId: string, sha: string, cursor: string | null) =>
-  JSON.stringify({
-    eventId,
-    name: 'repo.push',
-    timestamp: new Date().toISOString(),
-    data: { repo: 'a', sha },
-    cursor,
+/** A delivery to the endpoint signed with `secret` at `at`, as a server would send it. */
+const signed = (body: string, secret: string, subscriptionId: string, messageId: string, at?: Date) =>
+  signedDelivery('https://127.0.0.1/mcp/webhook', body, {
+    secret,
+    subscriptionId,
+    messageId,
+    ...(at ? { at } : {}),
   });
 
 describe('webhook replays', () => {
@@ -154,7 +131,7 @@ describe('webhook replays', () => {
     const id = await subscriptionId();
     for (let index = 0; index < 1001; index++) {
       const eventId = `evt-newer-${index}`;
-      const delivery = signed(occurrence(eventId, `n${index}`, cursor), secret, id, eventId);
+      const delivery = signed(pushOccurrence(eventId, `n${index}`, cursor), secret, id, eventId);
       expect((await mcp.events.handleWebhook(delivery)).status).toBe(200);
     }
     expect((await read(subscription, 1001)).at(-1)?.eventId).toBe('evt-newer-1000');
@@ -182,7 +159,7 @@ describe('webhook replays', () => {
       mcp.events.handleWebhook(request).then((response) => response.status);
 
     // A new occurrence carrying an older cursor is delivered; the cursor stays.
-    expect(await handle(signed(occurrence('evt-late', 'late', older), secret, id, 'evt-late'))).toBe(200);
+    expect(await handle(signed(pushOccurrence('evt-late', 'late', older), secret, id, 'evt-late'))).toBe(200);
     const [late] = await read(subscription, 1);
     expect(late).toMatchObject({ eventId: 'evt-late', cursor: latest });
     // A gap with an older cursor marks the next occurrence; the cursor stays.
@@ -205,7 +182,7 @@ describe('webhook replays', () => {
     const nearlyStale = new Date((Math.floor(Date.now() / 1000) - 298) * 1000);
     const flood = Array.from({ length: 3 * cap }, (_, index) =>
       signed(
-        occurrence(`evt-flood-${index}`, `f${index}`, null),
+        pushOccurrence(`evt-flood-${index}`, `f${index}`, null),
         secret,
         id,
         `evt-flood-${index}`,
@@ -223,7 +200,7 @@ describe('webhook replays', () => {
     expect(retryAfter).toBeLessThanOrEqual(4);
     expect(await answers.at(-1)?.text()).toContain('webhook.maxRememberedDeliveries');
     // A remembered id is still a duplicate at the cap.
-    const again = signed(occurrence('evt-flood-0', 'f0', null), secret, id, 'evt-flood-0', nearlyStale);
+    const again = signed(pushOccurrence('evt-flood-0', 'f0', null), secret, id, 'evt-flood-0', nearlyStale);
     expect((await mcp.events.handleWebhook(again)).status).toBe(200);
 
     // The server's next delivery is refused until the flood's ids expire, then its retry gets in.
@@ -234,7 +211,7 @@ describe('webhook replays', () => {
       'evt-after',
     ]);
     // Expired ids cannot come back: their signatures are stale now.
-    const expired = signed(occurrence('evt-flood-1', 'f1', null), secret, id, 'evt-flood-1', nearlyStale);
+    const expired = signed(pushOccurrence('evt-flood-1', 'f1', null), secret, id, 'evt-flood-1', nearlyStale);
     expect((await mcp.events.handleWebhook(expired)).status).toBe(401);
   });
 

@@ -1,9 +1,15 @@
-/** Real transports for the integration tests: an HTTP server on 127.0.0.1 and stdio child processes. */
+/**
+ * Real transports for the integration tests: an HTTP server on 127.0.0.1, stdio child processes,
+ * raw 2026-07-28 requests and streams, and the README-wired server process.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { MCPServer, StreamableHTTPServerTransportOptions } from '../src/index.js';
+import type { MCPServer, MCPServerLimits, StreamableHTTPServerTransportOptions } from '../src/index.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -18,6 +24,12 @@ export interface HarnessOptions {
   options?: StreamableHTTPServerTransportOptions;
   /** Runs before MCPServer sees the request, like an auth middleware. */
   before?: (req: IncomingMessage & { auth?: unknown }, res: ServerResponse) => void;
+}
+
+/** `Authorization: Bearer <word>` authenticates subject <word> (`HarnessOptions.before`), as an auth middleware would. */
+export function bearerAuth(req: IncomingMessage & { auth?: unknown }): void {
+  const token = /^Bearer (\w+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (token) req.auth = { token, clientId: `client-${token}`, scopes: [], extra: { subject: token } };
 }
 
 /** Mounts an MCPServer on every transport: /mcp (Streamable HTTP), /sse + /message, /hono/sse + /hono/message. */
@@ -147,3 +159,233 @@ export const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
     () => undefined,
     (reason: unknown) => reason,
   );
+
+/** The per-request `_meta` envelope of a raw 2026-07-28 request; `capabilities` are the client's. */
+export function modernEnvelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  };
+}
+
+export interface ModernRequestOptions {
+  id?: number | string;
+  /** The client capabilities the envelope declares. Default none. */
+  capabilities?: Record<string, unknown>;
+  /** Merged into the `_meta` envelope. */
+  meta?: Record<string, unknown>;
+  /** Added to the request headers (`authorization`, ...). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * One raw 2026-07-28 request as fetch() options: JSON in, JSON or SSE out, the routing headers
+ * (`Mcp-Name` from `params.name` or `params.uri`) and the `_meta` envelope in `params`.
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: ModernRequestOptions = {},
+): RequestInit & { headers: Record<string, string>; body: string } {
+  const target = params.name ?? params.uri;
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof target === 'string' ? { 'mcp-name': target } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? 1,
+      method,
+      params: { ...params, _meta: { ...modernEnvelope(options.capabilities), ...options.meta } },
+    }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+/** The JSON-RPC reply in a response: its JSON body, or the last `data:` line of its SSE stream. */
+export async function replyOf<T = unknown>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (text.trim().startsWith('{')) return JSON.parse(text) as T;
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+    .pop();
+  if (!data) throw new Error(`no JSON-RPC reply in ${response.status} ${text}`);
+  return JSON.parse(data.slice('data: '.length)) as T;
+}
+
+/** The streams a client holds open on serveHttp's routes. */
+export type StreamTransport = 'legacy SSE' | 'Hono SSE' | 'legacy Streamable HTTP' | 'subscriptions/listen';
+
+/**
+ * Opens a `transport` stream over a raw socket to a serveHttp harness, reads only the first bytes
+ * of the answer and then never again (`subscriptions/listen` watches the resource `listenUri`).
+ * Returns the paused socket, those bytes, and the stream's session id (SSE and legacy sessions).
+ */
+export async function openStalledStream(
+  http: HttpHarness,
+  transport: StreamTransport,
+  listenUri: string,
+): Promise<{ socket: net.Socket; first: string; sessionId: string | undefined }> {
+  const host = `Host: ${new URL(http.base).host}\r\n`;
+  let head: string;
+  let sessionId: string | undefined;
+  if (transport === 'legacy SSE' || transport === 'Hono SSE') {
+    const path = transport === 'legacy SSE' ? '/sse' : '/hono/sse';
+    head = `GET ${path} HTTP/1.1\r\n${host}Accept: text/event-stream\r\n\r\n`;
+  } else if (transport === 'legacy Streamable HTTP') {
+    const init = await fetch(http.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+    await init.text();
+    sessionId = init.headers.get('mcp-session-id') as string;
+    head = `GET /mcp HTTP/1.1\r\n${host}Accept: text/event-stream\r\nMcp-Session-Id: ${sessionId}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`;
+  } else {
+    const { headers, body } = modernRequest(
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: [listenUri] } },
+      { id: 'listen', capabilities: { elicitation: { form: {} } } },
+    );
+    const lines = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    head = `POST /mcp HTTP/1.1\r\n${host}${lines}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  }
+  const socket = net.connect(Number(new URL(http.base).port), '127.0.0.1');
+  socket.write(head);
+  const first = await new Promise<string>((resolve) =>
+    socket.once('data', (chunk) => resolve(String(chunk))),
+  );
+  socket.pause();
+  sessionId ??= /sessionId=([\w-]+)/.exec(first)?.[1];
+  return { socket, first, sessionId };
+}
+
+/** The listeners of test/fixtures/readme-wired-server.ts, by entry point. */
+export type WiredEntry = 'session' | 'serverless' | 'sse' | 'hono' | 'honoApp' | 'honoPublic';
+
+export interface WiredMemory {
+  rss: number;
+  /** The peak since the previous reading. */
+  peakRss: number;
+  heapUsed: number;
+}
+
+const WIRED_SERVER = fileURLToPath(new URL('./fixtures/readme-wired-server.ts', import.meta.url));
+const wiredChildren = new Set<ChildProcessWithoutNullStreams>();
+let killWiredOnExit = false;
+
+/** Kills every README-wired server process this process started (afterAll, signal handlers). */
+export function killWiredServers(): void {
+  for (const child of wiredChildren) child.kill('SIGKILL');
+  wiredChildren.clear();
+}
+
+/**
+ * test/fixtures/readme-wired-server.ts in a child process: the ports of its listeners, its memory
+ * readings, its exit. It exits when its stdin ends ({@link stop}), or with this process.
+ */
+export class WiredServer {
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly memoryWaiters: Array<(memory: WiredMemory) => void> = [];
+
+  private constructor(
+    readonly child: ChildProcessWithoutNullStreams,
+    readonly ports: Record<WiredEntry, number>,
+    private stderr: string,
+  ) {
+    this.exited = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        resolve({ code: child.exitCode, signal: child.signalCode });
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-8000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as Partial<WiredMemory>;
+      if (message.rss !== undefined) this.memoryWaiters.shift()?.(message as WiredMemory);
+    });
+  }
+
+  /** Starts the process with the `limits` option; resolves once every listener is up. */
+  static async start(limits: MCPServerLimits = {}): Promise<WiredServer> {
+    if (!killWiredOnExit) process.on('exit', killWiredServers);
+    killWiredOnExit = true;
+    const child = spawn(process.execPath, ['--import', 'tsx', WIRED_SERVER, JSON.stringify(limits)]);
+    wiredChildren.add(child);
+    child.once('exit', () => wiredChildren.delete(child));
+    // A `memory` line written as the process ends.
+    child.stdin.on('error', () => {});
+    let stderr = '';
+    const collect = (chunk: Buffer) => {
+      stderr += chunk.toString();
+    };
+    child.stderr.on('data', collect);
+    const lines = createInterface({ input: child.stdout });
+    const ports = await new Promise<Record<WiredEntry, number>>((resolve, reject) => {
+      lines.once('line', (line) =>
+        resolve((JSON.parse(line) as { ports: Record<WiredEntry, number> }).ports),
+      );
+      child.once('exit', (code) =>
+        reject(new Error(`the README-wired server exited (${code}) before serving:\n${stderr}`)),
+      );
+    });
+    lines.close();
+    child.stderr.off('data', collect);
+    return new WiredServer(child, ports, stderr);
+  }
+
+  /** False once the process exited. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The end of what the process wrote to stderr. */
+  get stderrTail(): string {
+    return this.stderr;
+  }
+
+  /** RSS now and its peak since the previous reading, heap used; rejects when the process exits first. */
+  memory(): Promise<WiredMemory> {
+    if (!this.running) return Promise.reject(this.exitError());
+    return new Promise((resolve, reject) => {
+      this.memoryWaiters.push(resolve);
+      void this.exited.then(() => reject(this.exitError()));
+      this.child.stdin.write('memory\n');
+    });
+  }
+
+  /** Ends stdin (the process exits by itself); SIGKILL when it has not after 5 s. */
+  async stop(): Promise<void> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private exitError(): Error {
+    return new Error(
+      `the README-wired server exited (${this.child.exitCode ?? this.child.signalCode}): ${this.stderr}`,
+    );
+  }
+}

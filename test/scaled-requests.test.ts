@@ -26,7 +26,7 @@ import {
 } from '../src/index.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { answerElicitations, connectHttp, newClient, textOf } from './helpers.js';
+import { answerElicitations, connectHttp, modernRequest, newClient, replyOf, textOf } from './helpers.js';
 
 const KEY = randomBytes(32).toString('base64');
 const NEW_KEY = randomBytes(32).toString('base64');
@@ -118,41 +118,15 @@ let nextId = 0;
 
 /** One 2026-07-28 tools/call straight to an instance, as raw JSON-RPC. */
 async function rawCall(url: URL, name: string, params: Record<string, unknown> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: ++nextId,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: { question: 'Deploy?' },
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const json = text.trim().startsWith('{')
-    ? JSON.parse(text)
-    : JSON.parse(
-        text
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .pop()
-          ?.slice(6) ?? 'null',
-      );
+  const response = await fetch(
+    url,
+    modernRequest(
+      'tools/call',
+      { name, arguments: { question: 'Deploy?' }, ...params },
+      { id: ++nextId, capabilities: { elicitation: { form: {} } } },
+    ),
+  );
+  const json = await replyOf<{ result?: unknown; error?: unknown }>(response);
   return {
     instance: response.headers.get(MCP_INSTANCE_ID_HEADER),
     result: json.result as

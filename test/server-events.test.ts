@@ -3,7 +3,6 @@
  * 127.0.0.1 and a stdio child process, pinned to 2026-07-28, with the wire schemas of
  * src/events/wire.ts. Webhooks go to a real https receiver with a certificate made for the test.
  */
-import type { IncomingMessage } from 'node:http';
 import {
   type Client,
   ProtocolError,
@@ -27,7 +26,15 @@ import {
 import { InMemoryMCPEventStore, type MCPServer, type MCPServerEventsConfig } from '../src/index.js';
 import { eventsServer } from './fixtures/events.js';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.js';
-import { type Era, eventually, type HttpHarness, newClient, serveHttp, textOf } from './helpers.js';
+import {
+  bearerAuth,
+  type Era,
+  eventually,
+  type HttpHarness,
+  newClient,
+  serveHttp,
+  textOf,
+} from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -51,15 +58,9 @@ function collect(client: Client): Frame[] {
 const framesOf = (frames: Frame[], id: unknown) =>
   frames.filter((frame) => frame.params._meta?.[SUBSCRIPTION_ID_META_KEY] === id);
 
-/** Bearer tokens name the caller: `Bearer alice` is subject alice. */
-function fakeAuth(req: IncomingMessage & { auth?: unknown }) {
-  const token = /^Bearer (\w+)$/.exec(req.headers.authorization ?? '')?.[1];
-  if (token) req.auth = { token, clientId: `client-${token}`, scopes: [], extra: { subject: token } };
-}
-
 async function serve(events: Partial<MCPServerEventsConfig> = {}, options = {}) {
   const server = eventsServer({ heartbeatIntervalMs: 50, pollIntervalMs: 1500, ...events });
-  const http = await serveHttp(server, { before: fakeAuth, options });
+  const http = await serveHttp(server, { before: bearerAuth, options });
   cleanups.push(
     () => http.close(),
     () => server.close(),

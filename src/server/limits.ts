@@ -8,6 +8,11 @@ import { MastraError } from '@mastra/core/error';
 export interface MCPServerLimits {
   /** Largest request body (bytes); larger ones get 413 before parsing. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects a JSON request body may have; deeper ones get 400
+   * before any schema sees them (recursive validators would overflow the stack). Default 64.
+   */
+  maxJsonDepth?: number;
   /** A request body must have arrived this long after the request started; else 408. Default 30 s. */
   bodyTimeoutMs?: number;
   /** Legacy Streamable HTTP sessions held at once; a new one beyond it gets 503. Default 10,000. */
@@ -40,6 +45,7 @@ export type ResolvedLimits = Required<MCPServerLimits>;
 
 export const DEFAULT_LIMITS: ResolvedLimits = {
   maxBodyBytes: 4 * 1024 * 1024,
+  maxJsonDepth: 64,
   bodyTimeoutMs: 30_000,
   maxSessions: 10_000,
   sessionIdleTimeoutMs: 15 * 60 * 1000,

@@ -14,6 +14,9 @@
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/client/validators/ajv';
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { safeRegExp } from './safe-pattern.js';
 
 const MAX_COMPILATIONS = 500;
@@ -26,32 +29,8 @@ const DIALECTS = {
 type Dialect = keyof typeof DIALECTS;
 const DRAFT_06 = 'https://json-schema.org/draft-06/schema';
 
-type Engine = NonNullable<ConstructorParameters<typeof AjvJsonSchemaValidator>[0]>;
-type EngineClass = new (options: Record<string, unknown>) => Engine;
-
-const engineClasses = new Map<Dialect, EngineClass>();
-
-/**
- * The Ajv class of a dialect. The SDK bundles Ajv and exports only the draft-07 class; its own
- * validator builds the other engines. So one is built through it, and its class taken.
- */
-function engineClass(dialect: Dialect): EngineClass {
-  let found = engineClasses.get(dialect);
-  if (!found) {
-    const probe = new AjvJsonSchemaValidator();
-    probe.getValidator({ $schema: DIALECTS[dialect] });
-    const engine = Object.values(probe).find(
-      (value): value is Engine => typeof (value as Partial<Engine> | undefined)?.compile === 'function',
-    );
-    if (!engine)
-      throw new Error(
-        `the SDK's Ajv validator no longer exposes its ${dialect} engine: update safe-validator.ts`,
-      );
-    found = engine.constructor as EngineClass;
-    engineClasses.set(dialect, found);
-  }
-  return found;
-}
+/** The Ajv class of each dialect (ajv's own builds: the SDK bundles Ajv but exports only draft-07). */
+const ENGINES = { '2020-12': Ajv2020, '2019-09': Ajv2019, 'draft-07': Ajv } as const;
 
 function dialectOf(schema: JsonSchemaType): Dialect {
   const declared = (schema as { $schema?: unknown }).$schema;
@@ -81,7 +60,7 @@ export class SafeJsonSchemaValidator implements jsonSchemaValidator {
     const dialect = dialectOf(schema);
     let validator = this.engines.get(dialect);
     if (!validator) {
-      const engine = new (engineClass(dialect))({
+      const engine = new ENGINES[dialect]({
         strict: false,
         validateFormats: true,
         validateSchema: false,
@@ -89,8 +68,9 @@ export class SafeJsonSchemaValidator implements jsonSchemaValidator {
         addUsedSchema: false,
         code: { regExp: safeRegExp },
       });
+      // The SDK's validator and format plugin type against its bundled copy of the same Ajv major.
       addFormats(engine as never);
-      validator = new AjvJsonSchemaValidator(engine);
+      validator = new AjvJsonSchemaValidator(engine as never);
       this.engines.set(dialect, validator);
     }
     return validator.getValidator<T>(schema);

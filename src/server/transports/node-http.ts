@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType, parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 
-export type BodyLimits = Pick<ResolvedLimits, 'maxBodyBytes' | 'bodyTimeoutMs'>;
+export type BodyLimits = Pick<ResolvedLimits, 'maxBodyBytes' | 'maxJsonDepth' | 'bodyTimeoutMs'>;
 
 /** A refused request body: the HTTP status, the JSON-RPC error code and message. */
 export interface Refusal {
@@ -83,9 +83,33 @@ const unreadable: Refusal = {
   message: 'Parse error: the request body could not be read',
 };
 
-function parsed(chunks: Uint8Array[]): BodyOutcome {
+/** Whether `value` nests arrays and objects deeper than `max` (an explicit stack: no recursion). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, depth] = item;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth === max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The body as the handlers may see it: within `limits.maxJsonDepth`, else refused with 400. */
+function admitted(body: unknown, limits: BodyLimits): BodyOutcome {
+  if (!nestsDeeperThan(body, limits.maxJsonDepth)) return { ok: true, body };
+  return {
+    ok: false,
+    status: 400,
+    code: -32600,
+    message: `Invalid Request: the body nests arrays and objects more than ${limits.maxJsonDepth} levels deep (limits.maxJsonDepth)`,
+  };
+}
+
+function parsed(chunks: Uint8Array[], limits: BodyLimits): BodyOutcome {
+  let body: unknown;
   try {
-    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     return {
       ok: false,
@@ -94,6 +118,7 @@ function parsed(chunks: Uint8Array[]): BodyOutcome {
       message: `Parse error: the request body is not valid JSON (${parseProblem(error)})`,
     };
   }
+  return admitted(body, limits);
 }
 
 /** Reads and drops what a client still sends, until its body ends or `ms` pass; then lets it go. */
@@ -146,7 +171,7 @@ export async function readWebJsonBody(request: Request, limits: BodyLimits): Pro
   } finally {
     clearTimeout(timer);
   }
-  const outcome = refusal ? { ok: false as const, ...refusal } : parsed(chunks);
+  const outcome = refusal ? { ok: false as const, ...refusal } : parsed(chunks, limits);
   if (outcome.ok) return outcome;
   const text = new TextEncoder().encode(jsonRpcErrorText(outcome.code, outcome.message));
   const headers: Record<string, string> = {
@@ -248,10 +273,13 @@ export async function readJsonBody(
   res: ServerResponse,
   limits: BodyLimits = DEFAULT_LIMITS,
 ): Promise<BodyOutcome> {
-  if (req.body !== undefined) return { ok: true, body: req.body };
-  const early = refusalBeforeReading(req.headers['content-type'], req.headers['content-length'], limits);
-  const result = early ?? (await collectNodeBody(req, limits));
-  const outcome = Array.isArray(result) ? parsed(result) : ({ ok: false, ...result } as const);
+  let outcome: BodyOutcome;
+  if (req.body !== undefined) outcome = admitted(req.body, limits);
+  else {
+    const early = refusalBeforeReading(req.headers['content-type'], req.headers['content-length'], limits);
+    const result = early ?? (await collectNodeBody(req, limits));
+    outcome = Array.isArray(result) ? parsed(result, limits) : { ok: false, ...result };
+  }
   if (!outcome.ok) refuseNodeRequest(req, res, outcome, limits);
   return outcome;
 }

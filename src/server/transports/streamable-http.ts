@@ -14,10 +14,12 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   type McpHttpHandler,
+  specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
+import { describeIssues } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
@@ -196,12 +198,15 @@ export class StreamableHttpEndpoint {
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      sendJsonRpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: no session id; a legacy client must start with initialize',
-      );
+      const invalid = req.method === 'POST' ? invalidInitialize(body) : undefined;
+      if (invalid) sendJsonRpcError(res, 400, -32602, invalid.message, invalid.id);
+      else
+        sendJsonRpcError(
+          res,
+          400,
+          -32000,
+          'Bad Request: no session id; a legacy client must start with initialize',
+        );
       return;
     }
     await this.openSession(req, res, body, options);
@@ -287,4 +292,17 @@ export class StreamableHttpEndpoint {
     await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
   }
+}
+
+/** An `initialize` request whose params the SDK's schema rejects: the -32602 naming the fields. */
+function invalidInitialize(body: unknown): { message: string; id: string | number | null } | undefined {
+  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'initialize')
+    return undefined;
+  const outcome = specTypeSchemas.InitializeRequest['~standard'].validate(body);
+  if (outcome instanceof Promise || !outcome.issues) return undefined;
+  const id = (body as { id?: unknown }).id;
+  return {
+    message: `Invalid params for initialize: ${describeIssues([...outcome.issues])}`,
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+  };
 }
