@@ -195,7 +195,9 @@ describe('invalid params over HTTP', () => {
     const reply = (await response.json()) as JsonRpcReply & { id: unknown };
     expect(reply.id).toBe(9);
     expect(reply.error?.code).toBe(-32602);
-    expect(reply.error?.message).toMatch(/^Invalid params for initialize: params\.protocolVersion: expected string/);
+    expect(reply.error?.message).toMatch(
+      /^Invalid params for initialize: params\.protocolVersion: expected string/,
+    );
     expect(reply.error?.message).toContain('params.clientInfo');
   });
 
