@@ -331,7 +331,13 @@ export class WiredServer {
   static async start(limits: MCPServerLimits = {}): Promise<WiredServer> {
     if (!killWiredOnExit) process.on('exit', killWiredServers);
     killWiredOnExit = true;
-    const child = spawn(process.execPath, ['--import', 'tsx', WIRED_SERVER, JSON.stringify(limits)]);
+    const child = spawn(process.execPath, [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      WIRED_SERVER,
+      JSON.stringify(limits),
+    ]);
     wiredChildren.add(child);
     child.once('exit', () => wiredChildren.delete(child));
     // A `memory` line written as the process ends.
