@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_MATCH_MS,
   MAX_MATCH_WORK,
   MAX_PATTERN_SIZE,
   safePattern,
@@ -94,9 +93,7 @@ describe('safePattern', () => {
       return seed / 2 ** 31 < 0.5 ? 'a' : 'b';
     };
     const input = Array.from({ length: 10_000 }, random).join('');
-    const started = performance.now();
     const verdicts = Array.from({ length: 100 }, () => blowup.test(input));
-    expect(performance.now() - started).toBeLessThan(10 * MAX_MATCH_MS);
     // The first inputs were checked (no match), the rest passed unchecked.
     expect(verdicts.at(-1)).toBe(true);
     expect(verdicts.filter((verdict) => !verdict).length).toBeLessThan(100);
