@@ -16,6 +16,7 @@ const unit = [
   'test/server-config.test.ts',
   'test/proxy-trace.test.ts',
   'test/client-allowed-hosts.test.ts',
+  'test/error-messages.test.ts',
   'test/typegen-convert.test.ts',
   'test/http.test.ts',
   'test/client-events-signals.test.ts',

@@ -5,11 +5,8 @@
 #
 #   bash conformance/run-client.sh
 #
-# The client scenarios this project needs (request-metadata, http-*-headers, json-schema-*,
-# sep-2322-*) exist only in the suite's 0.2.0 prereleases, not in the 0.1.16 devDependency that
-# runs the server scenarios, so this script installs @modelcontextprotocol/conformance@
-# $CLIENT_SUITE_VERSION (pinned) into a git-ignored folder of its own on first use, next to the
-# Node 22 binary the suite's runner needs (see run.sh).
+# The suite (pinned in conformance/suite.sh, the same version as the server scenarios) and the
+# Node 22 binary its runner needs are installed on first use by suite.sh.
 #
 # Each scenario runs once per revision it applies to among 2025-11-25 (the latest pre-2026
 # revision, MCPClient's legacy path) and 2026-07-28, labelled `scenario@revision`; a scenario
@@ -24,35 +21,14 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-CLIENT_SUITE_VERSION=0.2.0-alpha.12
-CLIENT_SUITE_PREFIX=.cache/conformance-$CLIENT_SUITE_VERSION
-SUITE=$CLIENT_SUITE_PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js
 EXPECTED=conformance/expected-failures.yml
 OUT=.conformance/client
 RUN_TIMEOUT=${CONFORMANCE_CLIENT_TIMEOUT:-60}
 REVISIONS=(2025-11-25 2026-07-28)
-
-RUNNER_NODE_VERSION=22.23.3
-RUNNER_PREFIX=.cache/node-$RUNNER_NODE_VERSION
-RUNNER_NODE=$RUNNER_PREFIX/node_modules/node/bin/node
 HOST_NODE=${HOST_NODE:-node}
 HOST_NODE_PATH=$(command -v "$HOST_NODE")
-
-if [[ ! -x "$RUNNER_NODE" ]]; then
-  echo "conformance: installing node@$RUNNER_NODE_VERSION for the suite's runner into $RUNNER_PREFIX" >&2
-  npm install --prefix "$RUNNER_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
-    "node@$RUNNER_NODE_VERSION" >&2
-fi
-if [[ ! -f "$SUITE" ]]; then
-  echo "conformance: installing @modelcontextprotocol/conformance@$CLIENT_SUITE_VERSION (client scenarios) into $CLIENT_SUITE_PREFIX" >&2
-  npm install --prefix "$CLIENT_SUITE_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
-    "@modelcontextprotocol/conformance@$CLIENT_SUITE_VERSION" >&2
-fi
-runner_major=$("$RUNNER_NODE" -p 'process.versions.node.split(".")[0]')
-if ((runner_major < 22)); then
-  echo "conformance: $RUNNER_NODE is Node $runner_major; the suite needs Node >= 22" >&2
-  exit 2
-fi
+# shellcheck source=conformance/suite.sh
+source conformance/suite.sh
 
 rm -rf "$OUT"
 mkdir -p "$OUT/results"
@@ -89,7 +65,7 @@ for entry in "${LISTED[@]}"; do
   fi
 done
 
-echo "Client suite: @modelcontextprotocol/conformance $CLIENT_SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"
+echo "Client suite: @modelcontextprotocol/conformance $SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"
 echo "Client: $HOST_NODE_PATH ($("$HOST_NODE_PATH" --version)) --import tsx conformance/client.ts (MCPClient)"
 echo "Running ${#LABELS[@]} client scenario runs (${#LISTED[@]} scenarios listed by the suite)"
 echo

@@ -1,50 +1,35 @@
 #!/usr/bin/env bash
-# Runs every server scenario of the official MCP conformance suite
-# (@modelcontextprotocol/conformance) against conformance/server.ts, an MCPServer fixture, then
-# every client scenario against conformance/client.ts, an MCPClient "everything client"
-# (conformance/run-client.sh, which also runs on its own).
+# Runs the server scenarios of the official MCP conformance suite
+# (@modelcontextprotocol/conformance, pinned in conformance/suite.sh) against conformance/server.ts,
+# an MCPServer fixture, at both protocol eras: each scenario once per revision among 2025-11-25
+# (legacy, initialize and sessions) and 2026-07-28 (stateless, server/discover) that it is tagged
+# for, labelled `scenario@revision`. Then it runs every client scenario against
+# conformance/client.ts, an MCPClient "everything client" (conformance/run-client.sh, which also
+# runs on its own). Scenarios of optional extensions that MCPServer does not implement (tagged
+# `extension` only: tasks, skills) are listed and not run.
 #
-#   npm run conformance            (or: bash conformance/run.sh)
+#   npm run conformance            (or: bash conformance/run.sh); .ci/run calls it after npm test
 #
-# The fixture runs on the machine's Node (via tsx); the suite's runner needs Node >= 22 and runs
-# on a Node 22 binary this script installs from the npm registry on first use. Results (checks.json per scenario, runner and server
-# logs) go to .conformance/ (git-ignored), client results to .conformance/client/. Exits non-zero
-# only when a scenario fails that conformance/expected-failures.yml does not list.
+# The fixture runs on the machine's Node (via tsx); the suite's runner runs on Node 22 (suite.sh).
+# Results (checks.json per run, runner and server logs) go to .conformance/ (git-ignored), client
+# results to .conformance/client/. Exits non-zero only when a run fails that
+# conformance/expected-failures.yml does not list.
 #
 # Environment: CONFORMANCE_PORT (fixture port, default 0 = ephemeral), CONFORMANCE_TIMEOUT
-# (seconds per scenario, default 120), HOST_NODE (node binary for the fixture and the client),
+# (seconds per run, default 120), CONFORMANCE_SCENARIOS (space-separated server scenario names to
+# run instead of all), HOST_NODE (node binary for the fixture and the client),
 # CONFORMANCE_CLIENT=0 (server scenarios only); run-client.sh documents the client knobs.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-SUITE=node_modules/@modelcontextprotocol/conformance/dist/index.js
-SUITE_VERSION=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' node_modules/@modelcontextprotocol/conformance/package.json 2>/dev/null | head -n 1)
 EXPECTED=conformance/expected-failures.yml
 OUT=.conformance
 SCENARIO_TIMEOUT=${CONFORMANCE_TIMEOUT:-120}
-
-# The suite's runner needs Node >= 22 while the project runs on Node 20: install the `node` npm
-# package (a Node binary from the registry) into a git-ignored folder of its own, so it never
-# shadows the project's node through node_modules/.bin.
-RUNNER_NODE_VERSION=22.23.3
-RUNNER_PREFIX=.cache/node-$RUNNER_NODE_VERSION
-RUNNER_NODE=$RUNNER_PREFIX/node_modules/node/bin/node
+REVISIONS=(2025-11-25 2026-07-28)
 HOST_NODE=${HOST_NODE:-node}
-if [[ ! -x "$RUNNER_NODE" ]]; then
-  echo "conformance: installing node@$RUNNER_NODE_VERSION for the suite's runner into $RUNNER_PREFIX" >&2
-  npm install --prefix "$RUNNER_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
-    "node@$RUNNER_NODE_VERSION" >&2
-fi
-if [[ ! -f "$SUITE" ]]; then
-  echo "conformance: $SUITE is missing; run 'npm ci' first" >&2
-  exit 2
-fi
-runner_major=$("$RUNNER_NODE" -p 'process.versions.node.split(".")[0]')
-if ((runner_major < 22)); then
-  echo "conformance: $RUNNER_NODE is Node $runner_major; the suite needs Node >= 22" >&2
-  exit 2
-fi
+# shellcheck source=conformance/suite.sh
+source conformance/suite.sh
 
 rm -rf "$OUT"
 mkdir -p "$OUT/results" "$OUT/logs"
@@ -97,29 +82,57 @@ if [[ ! -s "$READY_FILE" ]]; then
 fi
 URL=$(head -n 1 "$READY_FILE")
 
-mapfile -t SCENARIOS < <("$RUNNER_NODE" "$SUITE" list --server | sed -n 's/^ *- \([^ ]*\).*/\1/p')
-if ((${#SCENARIOS[@]} == 0)); then
+# `list --server` prints `  - name [rev,rev,...]`; keep the name and its revision tags.
+mapfile -t LISTED < <("$RUNNER_NODE" "$SUITE" list --server |
+  sed -n 's/^ *- \([^ ]*\)\( *\[\(.*\)\]\)\{0,1\} *$/\1 \3/p')
+if ((${#LISTED[@]} == 0)); then
   echo "conformance: the suite listed no server scenarios" >&2
+  exit 2
+fi
+declare -A WANTED=()
+if [[ -n "${CONFORMANCE_SCENARIOS:-}" ]]; then
+  for name in $CONFORMANCE_SCENARIOS; do WANTED[$name]=1; done
+fi
+LABELS=()
+NOT_RUN=()
+for entry in "${LISTED[@]}"; do
+  name=${entry%% *}
+  tags=",${entry#* },"
+  if ((${#WANTED[@]} > 0)) && [[ -z "${WANTED[$name]:-}" ]]; then continue; fi
+  matched=0
+  for revision in "${REVISIONS[@]}"; do
+    if [[ "$tags" == *",$revision,"* ]]; then
+      LABELS+=("$name@$revision")
+      matched=1
+    fi
+  done
+  if ((matched == 0)); then NOT_RUN+=("$name"); fi
+done
+if ((${#LABELS[@]} == 0)); then
+  echo "conformance: no server scenario to run (CONFORMANCE_SCENARIOS='${CONFORMANCE_SCENARIOS:-}')" >&2
   exit 2
 fi
 
 echo "Suite: @modelcontextprotocol/conformance $SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"
 echo "Server: $URL"
-echo "Running ${#SCENARIOS[@]} server scenarios (every scenario the suite lists, pending ones included)"
+echo "Running ${#LABELS[@]} server scenario runs at ${REVISIONS[*]} (${#LISTED[@]} scenarios listed by the suite)"
+if ((${#NOT_RUN[@]} > 0)); then
+  echo "Not run (extension scenarios, extensions MCPServer does not implement): ${NOT_RUN[*]}"
+fi
 echo
 
-for scenario in "${SCENARIOS[@]}"; do
+for label in "${LABELS[@]}"; do
   code=0
   timeout --kill-after=5 "$SCENARIO_TIMEOUT" \
-    "$RUNNER_NODE" "$SUITE" server --url "$URL" --scenario "$scenario" -o "$OUT/results/$scenario" \
-    >"$OUT/logs/$scenario.log" 2>&1 || code=$?
+    "$RUNNER_NODE" "$SUITE" server --url "$URL" --scenario "${label%@*}" --spec-version "${label#*@}" \
+    -o "$OUT/results/$label" >"$OUT/logs/$label.log" 2>&1 || code=$?
   if ((code == 124 || code == 137)); then
-    echo "conformance: scenario $scenario timed out after ${SCENARIO_TIMEOUT}s" >>"$OUT/logs/$scenario.log"
+    echo "conformance: run $label timed out after ${SCENARIO_TIMEOUT}s" >>"$OUT/logs/$label.log"
   fi
 done
 
 summary=0
-"$HOST_NODE" --import tsx conformance/summarize.ts "$OUT/results" "$EXPECTED" "${SCENARIOS[@]}" || summary=$?
+"$HOST_NODE" --import tsx conformance/summarize.ts "$OUT/results" "$EXPECTED" "${LABELS[@]}" || summary=$?
 echo "Results and logs: $OUT/"
 stop_server
 

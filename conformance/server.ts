@@ -141,6 +141,17 @@ const test_tool_with_logging = createTool({
   },
 });
 
+/** server-stateless (2026-07-28): logs, so the suite can check nothing is sent without `logLevel`. */
+const test_logging_tool = createTool({
+  id: 'test_logging_tool',
+  description: 'Sends an info log notification, then answers',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    await mcpOf(context).log('info', 'test_logging_tool ran');
+    return 'logged';
+  },
+});
+
 const test_error_handling = createTool({
   id: 'test_error_handling',
   description: 'Always fails',
@@ -205,6 +216,76 @@ const test_elicitation = createTool({
       },
     });
     return `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
+  },
+});
+
+// 2026-07-28 (SEP-2322): on that revision `elicitation.sendRequest` suspends the run and the call
+// answers `input_required` with MCPServer's signed request state; the retry resumes the same run
+// (a retry with altered state is refused). MCPServer names the input requests itself, so the
+// suite's example keys (`user_name`, `step1`) do not appear.
+
+const askName = (message: string) => ({
+  message,
+  requestedSchema: {
+    type: 'object' as const,
+    properties: { name: { type: 'string' as const } },
+    required: ['name'],
+  },
+});
+
+/** A tool that asks for a name and greets it: one `input_required` round on 2026-07-28. */
+function greetingTool(id: string, description: string) {
+  return createTool({
+    id,
+    description,
+    inputSchema: noArguments,
+    execute: async (_input, context) => {
+      const result = await mcpOf(context).elicitation.sendRequest(askName('What is your name?'));
+      return `Hello, ${String(result.content?.name ?? 'unknown')}!`;
+    },
+  });
+}
+
+const test_input_required_result_elicitation = greetingTool(
+  'test_input_required_result_elicitation',
+  'Asks for a name through input_required and greets it',
+);
+const test_input_required_result_tampered_state = greetingTool(
+  'test_input_required_result_tampered_state',
+  'Asks for a name; a retry with altered request state is refused by MCPServer',
+);
+/** server-stateless: the answer stream of a call that asks for input carries no server request. */
+const test_streaming_elicitation = greetingTool(
+  'test_streaming_elicitation',
+  'Asks for a name; on 2026-07-28 the call answers input_required',
+);
+
+const test_input_required_result_request_state = createTool({
+  id: 'test_input_required_result_request_state',
+  description: 'Asks for a confirmation; answers state-ok once the signed request state verified',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const result = await mcpOf(context).elicitation.sendRequest({
+      message: 'Please confirm',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    });
+    // Reached only through a retry whose request state MCPServer verified and matched to this run.
+    return `state-ok: action=${result.action}, ok=${String(result.content?.ok)}`;
+  },
+});
+
+const test_input_required_result_multi_round = createTool({
+  id: 'test_input_required_result_multi_round',
+  description: 'Asks two questions, one round each',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    const first = await mcp.elicitation.sendRequest(askName('Step 1: What is your name?'));
+    const second = await mcp.elicitation.sendRequest({
+      message: 'Step 2: What is your favorite color?',
+      requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+    });
+    return `name=${String(first.content?.name)}, color=${String(second.content?.color)}`;
   },
 });
 
@@ -299,16 +380,50 @@ const json_schema_2020_12_tool = createTool({
     type: 'object',
     $defs: {
       address: {
+        $anchor: 'addressDef',
         type: 'object',
         properties: { street: { type: 'string' }, city: { type: 'string' } },
       },
     },
-    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
+    },
+    // SEP-2106 vocabulary: at least one contact, and the one contactMethod names.
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a plain schema object
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
     additionalProperties: false,
-  } as unknown as z.ZodType<{ name?: string; address?: { street?: string; city?: string } }>,
+  } as unknown as z.ZodType<{
+    name?: string;
+    address?: { street?: string; city?: string };
+    contactMethod?: 'phone' | 'email';
+    phone?: string;
+    email?: string;
+  }>,
   execute: async (input) => ({
     content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with ${JSON.stringify(input)}` }],
   }),
+});
+
+/**
+ * SEP-2243: a client also sends `region` as the `Mcp-Param-Region` header, which a 2026-07-28
+ * server must check against the body (MCPServer does not yet: conformance/expected-failures.yml).
+ */
+const test_custom_header = createTool({
+  id: 'test_custom_header',
+  description: 'Echoes a region that the client also sends as the Mcp-Param-Region header',
+  inputSchema: {
+    type: 'object',
+    properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+    required: ['region'],
+  } as unknown as z.ZodType<{ region: string }>,
+  execute: async ({ region }) => `region=${region}`,
 });
 
 /**
@@ -486,6 +601,13 @@ const mcp = new MCPServer({
     test_elicitation_sep1330_enums,
     json_schema_2020_12_tool,
     test_reconnection,
+    test_input_required_result_elicitation,
+    test_input_required_result_request_state,
+    test_input_required_result_multi_round,
+    test_input_required_result_tampered_state,
+    test_streaming_elicitation,
+    test_logging_tool,
+    test_custom_header,
   },
   resources,
   prompts,

@@ -2,17 +2,19 @@
  * Reads the `checks.json` files the conformance suite wrote (one folder per scenario) and prints
  * one line per scenario plus a summary.
  *
- * Server mode (default): a scenario fails when any of its checks has status FAILURE (WARNING and
- * INFO checks do not fail it, as in the suite's own server summary). Expected failures come from
- * the `server:` list.
+ * Both modes take run labels, `scenario@revision` or a bare scenario name, and read expected
+ * failures as entries naming a run (`scenario@revision`) or every run of a scenario (`scenario`).
  *
- * Client mode (`--client`): the arguments are run labels, `scenario@revision` or a bare scenario
- * name; each folder also holds `runner.exit` (the suite runner's exit code) and `runner.log`. A run
+ * Server mode (default): a run fails when any of its checks has status FAILURE (WARNING and INFO
+ * checks do not fail it, as in the suite's own server summary). Expected failures come from the
+ * `server:` list.
+ *
+ * Client mode (`--client`): each run's folder also holds `runner.exit` (the suite runner's exit
+ * code) and `runner.log`. A run
  * fails when the runner failed it, which is the suite's own client verdict: a FAILURE or WARNING
  * check, the client exiting non-zero (unless the scenario expects the client to give up) or timing
  * out; or when no checks.json was written. A run whose checks were all SKIPPED is reported as not
- * exercised, neither passed nor failed. Expected failures come from the `client:` list, where an
- * entry names a run (`scenario@revision`) or every run of a scenario (`scenario`).
+ * exercised, neither passed nor failed. Expected failures come from the `client:` list.
  *
  * Usage: summarize.ts [--client] <results-dir> <expected-failures.yml> <scenario-or-label>...
  * Exit code: 1 when a scenario (run) failed that the expected-failures file does not list, else 0.
@@ -108,8 +110,7 @@ function runnerVerdict(outcome: Outcome): { failed: boolean; reasons: string[]; 
 }
 
 const expected = readExpected(expectedFile, clientMode ? 'client' : 'server');
-const isListed = (label: string) =>
-  expected.has(label) || (clientMode && expected.has(label.split('@')[0] as string));
+const isListed = (label: string) => expected.has(label) || expected.has(label.split('@')[0] as string);
 const outcomes = scenarios.map(load);
 let passed = 0;
 let failed = 0;
@@ -160,7 +161,7 @@ for (const outcome of outcomes) {
   if (isFailure) for (const reason of verdict.reasons) console.log(`        ${reason}`);
 }
 
-const unit = clientMode ? 'Client scenario runs' : 'Scenarios';
+const unit = clientMode ? 'Client scenario runs' : 'Server scenario runs';
 console.log('');
 if (expectedFailed.length > 0) console.log(`Expected failures: ${expectedFailed.join(', ')}`);
 if (stale.length > 0) {

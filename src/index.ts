@@ -46,43 +46,37 @@ export type {
   MCPTypedTool,
 } from './client/typed.js';
 export type {
+  FanOutErrors,
   HttpServerDefinition,
   LogHandler,
   LogMessage,
   MastraFetchLike,
   MastraMCPServerDefinition,
   MCPClientCapabilities,
+  MCPClientElicitation,
   MCPClientOptions,
+  MCPClientProgress,
+  MCPClientPrompts,
+  MCPClientResources,
+  MCPClientTools,
   MCPErrorDetail,
+  MCPGetPromptResult,
   MCPInputRequest,
   MCPInputRequestHandler,
+  MCPProgressUpdate,
+  MCPPromptsWithErrors,
+  MCPReadResourceResult,
+  MCPResourcesWithErrors,
+  MCPResourceTemplatesWithErrors,
   MCPServerImplementation,
+  MCPToolDefinitionsWithErrors,
+  MCPToolsetsWithErrors,
+  MCPToolsWithErrors,
   MCPTraceContext,
   RequireToolApprovalContext,
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
-export type { RedisCommandClient } from './redis/command.js';
-export { RedisMCPEventCursorStore, type RedisMCPEventCursorStoreOptions } from './redis/cursor-store.js';
-export { REDIS_COMMAND_FAILED, REDIS_INVALID_OPTION, REDIS_UNAVAILABLE } from './redis/errors.js';
-export {
-  RedisServerEventBus,
-  type RedisServerEventBusOptions,
-  type RedisSubscriberClient,
-} from './redis/event-bus.js';
-export {
-  RedisMCPEventStore,
-  type RedisMCPEventStoreOptions,
-  type RedisMCPEventStoreSubscriber,
-} from './redis/event-store.js';
-export type { RedisStoreOptions } from './redis/key-value.js';
-export { RedisEventStore, type RedisEventStoreOptions } from './redis/legacy-event-store.js';
-export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './redis/oauth-storage.js';
-export {
-  RedisWebhookQueue,
-  type RedisWebhookQueueOptions,
-  WEBHOOK_ENQUEUE_FAILED,
-} from './redis/webhook-queue.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,
@@ -130,7 +124,7 @@ export {
 } from './server/request-state.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
-export { SSETransport } from './server/transports/hono-sse.js';
+export { SSETransport } from './server/transports/hono-sse-transport.js';
 export { requestUrl } from './server/transports/request-target.js';
 export type {
   AppResource,
@@ -151,4 +145,5 @@ export type {
   ResourceTemplate,
   StreamableHTTPServerTransportOptions,
 } from './server/types.js';
+export { MCPErrorCategories, type MCPErrorCategory, MCPErrorCode } from './shared/error-codes.js';
 export { MCP_INSTANCE_ID_HEADER } from './shared/instance-header.js';

@@ -14,10 +14,8 @@ import {
   type MCPEventOccurrence,
   type MCPEventStore,
   type MCPEventStoreFilter,
-  REDIS_UNAVAILABLE,
-  RedisMCPEventStore,
-  type RedisMCPEventStoreOptions,
 } from '../src/index.js';
+import { REDIS_UNAVAILABLE, RedisMCPEventStore, type RedisMCPEventStoreOptions } from '../src/redis/index.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
 import { until } from './fixtures/signals-agent.js';
 

@@ -12,7 +12,7 @@ import { MastraError } from '@mastra/core/error';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisEventStore } from '../src/index.js';
+import { RedisEventStore } from '../src/redis/index.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
 import { until } from './fixtures/signals-agent.js';

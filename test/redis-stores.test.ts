@@ -19,10 +19,8 @@ import {
   MCPEventsSignalProvider,
   MCPOAuthClientProvider,
   MCPServer,
-  REDIS_UNAVAILABLE,
-  RedisMCPEventCursorStore,
-  RedisOAuthStorage,
 } from '../src/index.js';
+import { REDIS_UNAVAILABLE, RedisMCPEventCursorStore, RedisOAuthStorage } from '../src/redis/index.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
 import { agentWith, until } from './fixtures/signals-agent.js';
 import { weatherTool } from './fixtures/tools.js';

@@ -17,7 +17,8 @@ import {
   SubscribeEventsResultSchema,
   UnsubscribeEventsResultSchema,
 } from '../src/events/wire.js';
-import { InMemoryMCPEventStore, MCPServer, RedisWebhookQueue, WEBHOOK_ENQUEUE_FAILED } from '../src/index.js';
+import { InMemoryMCPEventStore, MCPServer } from '../src/index.js';
+import { RedisWebhookQueue, WEBHOOK_ENQUEUE_FAILED } from '../src/redis/index.js';
 import { eventTypes } from './fixtures/events.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import type { InstanceWebhookOptions } from './fixtures/redis-instance-webhooks.js';

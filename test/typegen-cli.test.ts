@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +34,7 @@ let weather: { server: MCPServer; http: HttpHarness };
 let gate: http.Server;
 let gateUrl: string;
 let closedPort: number;
+const silentSockets = new Set<net.Socket>();
 
 interface Run {
   code: number;
@@ -360,14 +361,15 @@ export const client = new MCPClient({
       const pids = join(project, 'pids-down.txt');
       const run = await runCli(['generate', 'down/client.ts'], { GATE_URL: gateUrl, PIDS_FILE: pids });
       expect(run.code).toBe(1);
+      // The URLs are named without their credentials and query; the causes in words.
       expect(run.stderr).toContain(
-        "error: down/client.ts (export 'client'): server 'down': tool discovery failed",
+        `error: down/client.ts (export 'client'): Failed to connect to MCP server 'down' at http://127.0.0.1:${closedPort}/mcp: the URL includes a user name or password, which fetch refuses`,
       );
       expect(run.stderr).toContain(
-        "error: down/client.ts (export 'client'): server 'gated': missing or rejected authentication (HTTP 401)",
+        `error: down/client.ts (export 'client'): Failed to connect to MCP server 'gated' at ${gateUrl}: HTTP 401 Unauthorized: missing or rejected credentials`,
       );
       expect(run.stderr).not.toContain("server 'lingering'");
-      expect(`${run.stdout}${run.stderr}`).not.toMatch(/SECRET|user:|127\.0\.0\.1/);
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/SECRET|user:/);
       expect(await read('down/out.generated.ts')).toBe('previous\n');
       // The stdio server that outlives its stdin was ended by disconnect(), not left behind.
       const started = await reportedPids(pids);
@@ -479,16 +481,132 @@ export const refs = new MCPClient({
   );
 
   it(
+    'loads a JavaScript client module without tsx, and names what to install for a TypeScript one',
+    async () => {
+      const client = (id: string) => `import { MCPClient } from 'mastra-mcp';
+export const client = new MCPClient({
+  id: '${id}',
+  servers: { weather: { url: new URL(process.env.WEATHER_URL ?? '') } },
+  typegen: { outFile: 'plain/${id}.generated.ts' },
+});
+`;
+      await write('plain/js.mjs', client('js'));
+      await write('plain/ts.ts', client('ts'));
+      const withoutTsx = (files: string[]) =>
+        runNode(
+          ['--import', tsxLoader, '--import', fixture('hide-packages.mjs'), cliEntry, 'generate', ...files],
+          { WEATHER_URL: weather.http.mcpUrl.href, HIDDEN_PACKAGES: 'tsx' },
+        );
+
+      const js = await withoutTsx(['plain/js.mjs']);
+      expect(js.stderr).toBe('');
+      expect(js.code).toBe(0);
+      expect(js.stdout).toContain(
+        "wrote plain/js.generated.ts: 1 server, 1 tool (plain/js.mjs (export 'client'))",
+      );
+      expect(await read('plain/js.generated.ts')).toContain('get_weather: {');
+
+      const ts = await withoutTsx(['plain/js.mjs', 'plain/ts.ts']);
+      expect(ts.code).toBe(1);
+      expect(ts.stderr).toContain(
+        "error: plain/ts.ts: a TypeScript file needs the optional peer dependency tsx, which is not installed: run 'npm install -D tsx' (or give a .js or .mjs file)",
+      );
+      expect(ts.stderr).not.toContain('plain/js.mjs');
+      expect(await exists('plain/ts.generated.ts')).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'names the URL and cause of an unreachable server, and fails a silent one at --timeout',
+    async () => {
+      const silent = net.createServer((socket) => silentSockets.add(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+      try {
+        await write(
+          'unreachable/client.ts',
+          `import { MCPClient } from 'mastra-mcp';
+export const client = new MCPClient({
+  id: 'unreachable',
+  servers: {
+    refused: { url: new URL('http://127.0.0.1:${closedPort}/mcp') },
+    silent: { url: new URL(${JSON.stringify(silentUrl)}) },
+  },
+  typegen: { outFile: 'unreachable/out.generated.ts' },
+});
+`,
+        );
+        const run = await runCli(['generate', '--timeout', '1000', 'unreachable/client.ts']);
+        expect(run.code).toBe(1);
+        const where = "error: unreachable/client.ts (export 'client')";
+        expect(run.stderr).toContain(
+          `${where}: Failed to connect to MCP server 'refused' at http://127.0.0.1:${closedPort}/mcp: connection refused: nothing listens at that address (ECONNREFUSED)`,
+        );
+        expect(run.stderr).toContain(
+          `${where}: MCP server 'silent' at ${silentUrl} did not answer within 1000 ms (--timeout); its work was abandoned`,
+        );
+        expect(await exists('unreachable/out.generated.ts')).toBe(false);
+      } finally {
+        for (const socket of silentSockets) socket.destroy();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'prints why a module failed to load with its file and line: a TypeScript syntax error, an error it threw',
+    async () => {
+      await write(
+        'broken/syntax.ts',
+        "import { MCPClient } from 'mastra-mcp';\nexport const client = new MCPClient({\n  servers: {},\n  typegen: { outFile: 'x.ts' };\n});\n",
+      );
+      await write('broken/throws.ts', "export const x = 1;\nthrow new Error('config needs WEATHER_URL');\n");
+      const run = await runCli(['generate', 'broken/syntax.ts', 'broken/throws.ts']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `error: broken/syntax.ts: the module failed to load: ${join(project, 'broken/syntax.ts')}:4:30: ERROR: Expected \\"}\\" but found \\";\\"`,
+      );
+      expect(run.stderr).toContain(
+        `error: broken/throws.ts: the module failed to load: Error: config needs WEATHER_URL (at ${join(project, 'broken/throws.ts')}:2:`,
+      );
+      expect(run.stderr).toContain('no file was written');
+    },
+    SLOW,
+  );
+
+  it(
+    'prints its version, and refuses a --timeout that is not a positive number of milliseconds',
+    async () => {
+      const { version } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      const run = await runCli(['--version']);
+      expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      for (const args of [
+        ['generate', '--timeout', 'soon', 'x.ts'],
+        ['generate', 'x.ts', '--timeout'],
+      ]) {
+        const bad = await runCli(args);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain('--timeout needs a positive number of milliseconds');
+      }
+    },
+    SLOW,
+  );
+
+  it(
     'answers usage errors with the usage text and exit code 2, and names files it cannot read',
     async () => {
       for (const args of [[], ['frobnicate'], ['generate'], ['generate', '--watch', 'x.ts']]) {
         const run = await runCli(args);
         expect(run.code).toBe(2);
-        expect(run.stderr).toContain('Usage: mastra-mcp generate <file...>');
+        expect(run.stderr).toContain('Usage: mastra-mcp generate [--timeout <ms>] <file...>');
       }
       const help = await runCli(['generate', '--help']);
       expect(help.code).toBe(0);
-      expect(help.stdout).toContain('Usage: mastra-mcp generate <file...>');
+      expect(help.stdout).toContain('Usage: mastra-mcp generate [--timeout <ms>] <file...>');
 
       const missing = await runCli(['generate', 'no/such/file.ts']);
       expect(missing.code).toBe(1);

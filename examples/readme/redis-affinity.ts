@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { MCPServer, RedisEventStore, requestUrl } from 'mastra-mcp';
+import { MCPServer, requestUrl } from 'mastra-mcp';
+import { RedisEventStore } from 'mastra-mcp/redis';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>

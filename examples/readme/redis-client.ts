@@ -1,10 +1,5 @@
-import {
-  MCPClient,
-  MCPEventsSignalProvider,
-  MCPOAuthClientProvider,
-  RedisMCPEventCursorStore,
-  RedisOAuthStorage,
-} from 'mastra-mcp';
+import { MCPClient, MCPEventsSignalProvider, MCPOAuthClientProvider } from 'mastra-mcp';
+import { RedisMCPEventCursorStore, RedisOAuthStorage } from 'mastra-mcp/redis';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>

@@ -1,4 +1,5 @@
-import { MCPServer, RedisMCPEventStore, RedisServerEventBus, RedisWebhookQueue } from 'mastra-mcp';
+import { MCPServer } from 'mastra-mcp';
+import { RedisMCPEventStore, RedisServerEventBus, RedisWebhookQueue } from 'mastra-mcp/redis';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>

@@ -3,18 +3,19 @@
  * thin per-server operations over ServerConnection, fan-outs for the listings, and handler
  * registration that survives reconnects.
  */
-import type {
-  Client,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplateType,
-} from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import type { MCPErrorCode } from '../shared/error-codes.js';
 import type { ServerConnection } from './connection.js';
 import { clientError, messageOf } from './errors.js';
 import { type FanOutResult, fanOut } from './fan-out.js';
-import type { MCPInputRequestHandler, WithErrorsOptions } from './types.js';
+import type {
+  MCPClientElicitation,
+  MCPClientProgress,
+  MCPClientPrompts,
+  MCPClientResources,
+  MCPClientTools,
+  WithErrorsOptions,
+} from './types.js';
 
 export interface ConnectionLookup {
   names(): string[];
@@ -23,7 +24,7 @@ export interface ConnectionLookup {
 
 /** A failed operation on one server as a MastraError that names the server and what was done. */
 export function wrap(
-  id: Uppercase<string>,
+  id: MCPErrorCode,
   what: string,
   connection: ServerConnection,
   error: unknown,
@@ -93,7 +94,7 @@ export async function removeHandler<T>(connection: ServerConnection, set: Set<T>
   if (set.delete(handler) && connection.connected) await connection.syncListen();
 }
 
-export function resourceActions(lookup: ConnectionLookup) {
+export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
   const listAll = listEverywhere(lookup, listResourcesOn);
   const templatesAll = listEverywhere(lookup, listTemplatesOn);
   const rename = <T, K extends string>(result: FanOutResult<T>, key: K) => {
@@ -101,12 +102,12 @@ export function resourceActions(lookup: ConnectionLookup) {
     return { [key]: values, ...rest } as { [P in K]: Record<string, T> } & Omit<FanOutResult<T>, 'values'>;
   };
   return {
-    list: async (): Promise<Record<string, Resource[]>> => (await listAll()).values,
+    list: async () => (await listAll()).values,
     listWithErrors: async (options?: WithErrorsOptions) => rename(await listAll(options), 'resources'),
-    templates: async (): Promise<Record<string, ResourceTemplateType[]>> => (await templatesAll()).values,
+    templates: async () => (await templatesAll()).values,
     templatesWithErrors: async (options?: WithErrorsOptions) =>
       rename(await templatesAll(options), 'templates'),
-    read: async (serverName: string, uri: string): Promise<ReadResourceResult> => {
+    read: async (serverName, uri) => {
       const connection = lookup.get(serverName);
       try {
         const meta = connection.requestMeta();
@@ -159,29 +160,15 @@ export function resourceActions(lookup: ConnectionLookup) {
   };
 }
 
-/** The older page's prompts.get() result: the listed prompt plus the messages. */
-export type PromptWithMessages = GetPromptResult & { prompt: Prompt | { name: string; version?: string } };
-
-export function promptActions(lookup: ConnectionLookup) {
+export function promptActions(lookup: ConnectionLookup): MCPClientPrompts {
   const listAll = listEverywhere(lookup, listPromptsOn);
   return {
-    list: async (): Promise<Record<string, Prompt[]>> => (await listAll()).values,
+    list: async () => (await listAll()).values,
     listWithErrors: async (options?: WithErrorsOptions) => {
       const { values, ...rest } = await listAll(options);
       return { prompts: values, ...rest };
     },
-    get: async ({
-      serverName,
-      name,
-      args,
-      version,
-    }: {
-      serverName: string;
-      name: string;
-      // biome-ignore lint/suspicious/noExplicitAny: the reference types prompt arguments as any
-      args?: Record<string, any>;
-      version?: string;
-    }): Promise<PromptWithMessages> => {
+    get: async ({ serverName, name, args, version }) => {
       const connection = lookup.get(serverName);
       try {
         const meta = connection.requestMeta();
@@ -189,7 +176,8 @@ export function promptActions(lookup: ConnectionLookup) {
           client.getPrompt(
             {
               name,
-              ...(args ? { arguments: args } : {}),
+              // Sent as given (the page accepts any value); a server that wants strings answers -32602.
+              ...(args ? { arguments: args as Record<string, string> } : {}),
               ...(version !== undefined ? { version } : {}),
               ...(meta ? { _meta: meta } : {}),
             },
@@ -217,7 +205,7 @@ export function promptActions(lookup: ConnectionLookup) {
   };
 }
 
-export function toolActions(lookup: ConnectionLookup) {
+export function toolActions(lookup: ConnectionLookup): MCPClientTools {
   return {
     onListChanged: (serverName: string, handler: () => void) => {
       const connection = lookup.get(serverName);
@@ -226,26 +214,18 @@ export function toolActions(lookup: ConnectionLookup) {
   };
 }
 
-export function progressActions(lookup: ConnectionLookup) {
+export function progressActions(lookup: ConnectionLookup): MCPClientProgress {
   return {
-    onUpdate: async (
-      serverName: string,
-      handler: (params: {
-        progressToken: string;
-        progress: number;
-        total?: number;
-        message?: string;
-      }) => void,
-    ): Promise<void> => {
+    onUpdate: async (serverName, handler) => {
       lookup.get(serverName).handlers.progress.add(handler);
     },
   };
 }
 
 /** The older page's `elicitation.onRequest()`: sets the server's input request handler. */
-export function elicitationActions(lookup: ConnectionLookup) {
+export function elicitationActions(lookup: ConnectionLookup): MCPClientElicitation {
   return {
-    onRequest: async (serverName: string, handler: MCPInputRequestHandler): Promise<void> => {
+    onRequest: async (serverName, handler) => {
       const connection = lookup.get(serverName);
       const hadHandler = connection.inputRequests !== undefined;
       connection.inputRequests = handler;

@@ -14,7 +14,7 @@ import {
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
 import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
-import { clientError, messageOf } from './errors.js';
+import { clientError, legacyMessage, messageOf } from './errors.js';
 import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
@@ -30,11 +30,18 @@ import { mastraTool, toolKey } from './tools/mastra-tool.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
-  FanOutErrors,
   LogMessage,
   MastraMCPServerDefinition,
+  MCPClientElicitation,
   MCPClientOptions,
+  MCPClientProgress,
+  MCPClientPrompts,
+  MCPClientResources,
+  MCPClientTools,
   MCPServerImplementation,
+  MCPToolDefinitionsWithErrors,
+  MCPToolsetsWithErrors,
+  MCPToolsWithErrors,
   WithErrorsOptions,
 } from './types.js';
 
@@ -58,11 +65,11 @@ export class MCPClient<TServers = never> {
   private hooked = false;
   logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient' });
 
-  readonly resources!: ReturnType<typeof resourceActions>;
-  readonly prompts!: ReturnType<typeof promptActions>;
-  readonly tools!: ReturnType<typeof toolActions>;
-  readonly progress!: ReturnType<typeof progressActions>;
-  readonly elicitation!: ReturnType<typeof elicitationActions>;
+  readonly resources!: MCPClientResources;
+  readonly prompts!: MCPClientPrompts;
+  readonly tools!: MCPClientTools;
+  readonly progress!: MCPClientProgress;
+  readonly elicitation!: MCPClientElicitation;
   /** MCP Events (SEP-3415): list, subscribe, and the webhook receiver. */
   readonly events!: MCPClientEvents;
 
@@ -261,13 +268,12 @@ export class MCPClient<TServers = never> {
     return (await this.listToolDefinitionsWithErrors()).definitions;
   }
 
-  async listToolDefinitionsWithErrors(
-    options?: WithErrorsOptions,
-  ): Promise<{ definitions: Record<string, Record<string, MCPToolDefinition>> } & FanOutErrors> {
+  async listToolDefinitionsWithErrors(options?: WithErrorsOptions): Promise<MCPToolDefinitionsWithErrors> {
     const { values, ...rest } = await fanOut(
       [...this.connections.keys()],
       (name, signal) => this.definitionsOf(name, signal),
       options,
+      this.where,
     );
     return { definitions: values, ...rest };
   }
@@ -304,14 +310,19 @@ export class MCPClient<TServers = never> {
     return tools as MCPToolMap<TServers>;
   }
 
-  /** Every server's tools as one map keyed `serverName_toolName`, for an Agent's `tools`. */
+  /**
+   * Every server's tools as one map keyed `serverName_toolName`, for an Agent's `tools`. A server
+   * that fails is left out and logged at error level with the cause (`listToolsWithErrors()`
+   * returns the failures instead).
+   */
   async listTools(): Promise<MCPToolMap<TServers>> {
-    return (await this.listToolsWithErrors()).tools;
+    const { tools, errorDetails } = await this.listToolsWithErrors();
+    for (const detail of Object.values(errorDetails))
+      this.logger.error(`listTools(): ${legacyMessage(detail)}; its tools are left out`);
+    return tools;
   }
 
-  async listToolsWithErrors(
-    options?: WithErrorsOptions,
-  ): Promise<{ tools: MCPToolMap<TServers> } & FanOutErrors> {
+  async listToolsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsWithErrors<TServers>> {
     const { values, ...rest } = await this.discoverToolsets(options);
     const tools: Record<string, MCPTool> = {};
     for (const [serverName, toolset] of Object.entries(values))
@@ -339,16 +350,22 @@ export class MCPClient<TServers = never> {
     return (await this.listToolsetsWithErrors()).toolsets;
   }
 
-  async listToolsetsWithErrors(
-    options?: WithErrorsOptions,
-  ): Promise<{ toolsets: MCPToolsetMap<TServers> } & FanOutErrors> {
+  async listToolsetsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsetsWithErrors<TServers>> {
     const { values, ...rest } = await this.discoverToolsets(options);
     return { toolsets: values as MCPToolsetMap<TServers>, ...rest };
   }
 
   private discoverToolsets(options?: WithErrorsOptions) {
-    return fanOut([...this.connections.keys()], (name, signal) => this.toolsetOf(name, signal), options);
+    return fanOut(
+      [...this.connections.keys()],
+      (name, signal) => this.toolsetOf(name, signal),
+      options,
+      this.where,
+    );
   }
+
+  /** `at <url>` or `(command '…')` of a configured server, for messages. */
+  private readonly where = (serverName: string): string => this.connection(serverName).where;
 
   /** Instructions each server advertised; undefined until it connected, or when it has none. */
   getServerInstructions(): Record<string, string | undefined> {

@@ -28,7 +28,7 @@ import {
   isAuthorizationRequired,
   type ServerAuthState,
 } from './auth/auth-required.js';
-import { clientError, httpStatusOf, messageOf } from './errors.js';
+import { clientError, describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
@@ -39,7 +39,7 @@ import {
   streamableTransport,
 } from './transport/http.js';
 import { withInstanceAffinity } from './transport/instance-affinity.js';
-import { stdioTransport } from './transport/stdio.js';
+import { StdioExitError, stdioExitError, stdioTransport } from './transport/stdio.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
   HttpServerDefinition,
@@ -352,7 +352,11 @@ export class ServerConnection {
     } catch (error) {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
-      throw signal.aborted ? signal.reason : error;
+      if (signal.aborted) throw signal.reason;
+      // A stdio server that died says why better than the handshake it broke off.
+      const died =
+        isHttp(this.definition) || describeCause(error) ? undefined : stdioExitError(transport, error);
+      throw died ?? error;
     } finally {
       signal.removeEventListener('abort', abandon);
     }
@@ -372,7 +376,7 @@ export class ServerConnection {
         client = await this.attempt(true, signal);
       } catch (fallbackError) {
         if (signal.aborted) throw signal.reason;
-        throw this.connectError(isHttp(this.definition) ? fallbackError : error);
+        throw isHttp(this.definition) ? this.connectError(fallbackError, error) : this.connectError(error);
       }
     }
     if (this.closed || signal.aborted) {
@@ -421,21 +425,61 @@ export class ServerConnection {
     return true;
   }
 
-  private connectError(error: unknown) {
+  /** `at <url>` (credentials and query left out) or `(command '<command line>')`, for messages. */
+  get where(): string {
+    const { definition } = this;
+    if (isHttp(definition)) return `at ${displayUrl(definition.url)}`;
+    const line = [definition.command, ...(definition.args ?? [])].join(' ');
+    return `(command '${line.length > 160 ? `${line.slice(0, 160)}…` : line}')`;
+  }
+
+  /** Why a connect attempt failed, in words: the cause underneath, not the SDK's wrapping. */
+  private failureOf(error: unknown): string {
+    if (error instanceof StdioExitError) return error.message;
+    const described = describeCause(error, this.timeout);
+    if (described) return described;
+    const code = findCause(error, SdkError)?.code;
+    if (
+      !isHttp(this.definition) &&
+      (code === SdkErrorCode.EraNegotiationFailed || code === SdkErrorCode.ConnectionClosed)
+    )
+      return 'the process closed its connection before answering the handshake';
+    // Whatever else the message quotes, the configured URL appears without its credentials and query.
+    const { definition } = this;
+    return isHttp(definition)
+      ? messageOf(error).replaceAll(String(definition.url), displayUrl(definition.url))
+      : messageOf(error);
+  }
+
+  /**
+   * The error a failed connect rejects with. `streamableError`: the Streamable HTTP attempt before
+   * the legacy SSE fallback that failed with `error`; both are named, and the HTTP status kept.
+   */
+  private connectError(error: unknown, streamableError?: unknown) {
     const blocked = hostNotAllowed(error);
     if (blocked) return blocked;
     if (this.noteAuthFailure(error)) {
       return clientError(
         AUTH_REQUIRED_ERROR_ID,
-        `MCP server '${this.name}' requires authorization (${messageOf(error)}); its auth state is 'needs-auth'`,
+        `MCP server '${this.name}' requires authorization ${this.where} (${messageOf(error)}); its auth state is 'needs-auth'`,
         { server: this.name, authState: 'needs-auth' },
         error,
       );
     }
-    const status = httpStatusOf(error);
+    const status = httpStatusOf(error) ?? httpStatusOf(streamableError);
+    const failure =
+      streamableError === undefined
+        ? this.failureOf(error)
+        : `Streamable HTTP: ${this.failureOf(streamableError)}; legacy SSE fallback: ${this.failureOf(error)}`;
+    const { protocolVersion } = this.definition;
+    // A pinned revision is the likeliest cause when a server that works otherwise fails here.
+    const pinned =
+      protocolVersion && protocolVersion !== 'legacy'
+        ? ` (protocolVersion '${protocolVersion}' is pinned: the server must speak that revision)`
+        : '';
     return clientError(
       'MCP_CLIENT_CONNECT_FAILED',
-      `Failed to connect to MCP server '${this.name}': ${messageOf(error)}`,
+      `Failed to connect to MCP server '${this.name}' ${this.where}: ${failure}${pinned}`,
       { server: this.name, ...(status !== undefined ? { httpStatus: status } : {}) },
       error,
     );

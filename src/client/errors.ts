@@ -1,9 +1,13 @@
 /**
  * Error ids and conversions. Every error a user sees names the server (and tool, URI or prompt)
- * it concerns; `errorDetail()` keeps the HTTP status and transport code machine-readable.
+ * it concerns; `errorDetail()` keeps the HTTP status and transport code machine-readable, and
+ * `describeCause()` turns the innermost fact of a cause chain (a refused connection, a DNS or TLS
+ * failure, an HTTP status, a missing command) into words, instead of the SDK's `fetch failed`.
  */
+import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
-import { ProtocolError, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { MCPErrorCategories, type MCPErrorCode } from '../shared/error-codes.js';
 import type { MCPErrorDetail } from './types.js';
 
 export function messageOf(error: unknown): string {
@@ -15,7 +19,9 @@ export function* causeChain(error: unknown): Generator<unknown> {
   let current = error;
   for (let depth = 0; current && depth < 8; depth++) {
     yield current;
-    current = (current as { cause?: unknown }).cause;
+    // fetch over several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError.
+    const first = current instanceof AggregateError ? current.errors[0] : undefined;
+    current = (current as { cause?: unknown }).cause ?? first;
   }
 }
 
@@ -25,15 +31,97 @@ export function findCause<T>(error: unknown, type: abstract new (...args: never[
   return undefined;
 }
 
-/** The HTTP status behind `error`, if an HTTP response caused it. */
+/** The HTTP status behind `error`, if an HTTP response caused it (the legacy SSE stream's too). */
 export function httpStatusOf(error: unknown): number | undefined {
-  return findCause(error, SdkHttpError)?.status;
+  for (const candidate of causeChain(error)) {
+    if (candidate instanceof SdkHttpError) return candidate.status;
+    if (candidate instanceof SseError && isStatus(candidate.code)) return candidate.code;
+  }
+  return undefined;
+}
+
+const isStatus = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+
+/** `http://host:port/path` of a server URL: credentials, query and fragment left out of messages. */
+export function displayUrl(url: URL | string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Node's system error codes and what they mean to someone configuring a server. */
+const SYSTEM_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address',
+  ECONNRESET: 'the connection was reset by the server',
+  EPIPE: 'the connection was closed by the server',
+  ETIMEDOUT: 'the connection attempt timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection attempt timed out',
+  UND_ERR_SOCKET: 'the connection was closed by the server',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'DNS lookup failed: the host name does not resolve',
+  EAI_AGAIN: 'DNS lookup failed (temporary failure in name resolution)',
+  ENOENT: 'the command was not found',
+  EACCES: 'permission denied',
+};
+
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_)/;
+
+function tlsCause(code: string, message: string): string {
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG')
+    return `TLS handshake failed: the server does not speak TLS on that port (an https URL for an http server?) (${code})`;
+  // Certificate errors say what is wrong in a few words ("self-signed certificate"); OpenSSL's are a dump.
+  const reason = code.startsWith('ERR_SSL_') ? 'the handshake was refused' : message.split('\n', 1)[0];
+  return `TLS handshake failed: ${reason} (${code})`;
+}
+
+function httpCause(status: number): string {
+  const text = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+  return status === 401 || status === 403
+    ? `${text}: missing or rejected credentials (an 'authProvider', or an Authorization header in 'requestInit')`
+    : text;
+}
+
+/**
+ * What went wrong at the bottom of `error`, in words, or undefined when nothing there is known
+ * (the caller then shows the message it has). `timeoutMs` names the option a timeout ran into.
+ */
+export function describeCause(error: unknown, timeoutMs?: number): string | undefined {
+  for (const candidate of causeChain(error)) {
+    const status = candidate instanceof SdkHttpError ? candidate.status : undefined;
+    const sseStatus = candidate instanceof SseError && isStatus(candidate.code) ? candidate.code : undefined;
+    const http = status ?? sseStatus;
+    if (http !== undefined) return httpCause(http);
+    if (candidate instanceof SdkError && candidate.code === SdkErrorCode.RequestTimeout)
+      return timeoutMs === undefined
+        ? 'timed out'
+        : `timed out: no answer within ${timeoutMs} ms (the 'timeout' option)`;
+  }
+  for (const candidate of causeChain(error)) {
+    // fetch refuses such a URL with a message that quotes it, credentials included.
+    if (candidate instanceof TypeError && /URL that includes credentials/.test(candidate.message))
+      return "the URL includes a user name or password, which fetch refuses: send them as an Authorization header in 'requestInit'";
+    const code = (candidate as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (TLS_CODE.test(code)) return tlsCause(code, messageOf(candidate));
+    const known = SYSTEM_CAUSES[code];
+    if (known) return `${known} (${code})`;
+  }
+  return undefined;
 }
 
 export function errorDetail(error: unknown): MCPErrorDetail {
   const detail: MCPErrorDetail = { message: messageOf(error) };
   for (const current of causeChain(error)) {
+    // A connect error records the status of the attempt it reports (see ServerConnection).
+    const recorded = current instanceof MastraError ? current.details?.httpStatus : undefined;
+    if (isStatus(recorded)) detail.httpStatus ??= recorded;
     if (current instanceof SdkHttpError) detail.httpStatus ??= current.status;
+    if (current instanceof SseError && isStatus(current.code)) detail.httpStatus ??= current.code;
     if (current instanceof SdkError || current instanceof ProtocolError) detail.code ??= current.code;
   }
   return detail;
@@ -46,8 +134,9 @@ export function legacyMessage(detail: MCPErrorDetail): string {
     : detail.message;
 }
 
+/** A MastraError of this package; its category is the one `MCPErrorCategories` gives its id. */
 export function clientError(
-  id: Uppercase<string>,
+  id: MCPErrorCode,
   text: string,
   details: Record<string, string | number | boolean | undefined>,
   cause?: unknown,
@@ -55,5 +144,8 @@ export function clientError(
   const clean = Object.fromEntries(
     Object.entries(details).filter(([, value]) => value !== undefined),
   ) as Record<string, string | number | boolean>;
-  return new MastraError({ id, domain: 'MCP', category: 'THIRD_PARTY', text, details: clean }, cause);
+  return new MastraError(
+    { id, domain: 'MCP', category: MCPErrorCategories[id], text, details: clean },
+    cause,
+  );
 }

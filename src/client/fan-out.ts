@@ -4,6 +4,7 @@
  * when options were given) `durations`. A deadline that passes aborts the operation's signal, so
  * the work given up on (a connect, its child process, a request) is abandoned, not left running.
  */
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorDetail, legacyMessage } from './errors.js';
 import type { FanOutErrors, MCPErrorDetail, WithErrorsOptions } from './types.js';
 
@@ -14,18 +15,24 @@ export interface FanOutResult<T> extends FanOutErrors {
 /** One server's operation for a fan-out; `signal` aborts when its deadline passes. */
 export type FanOutOperation<T> = (serverName: string, signal: AbortSignal | undefined) => Promise<T>;
 
+/** Where a server is (`at <url>`, `(command '…')`), for the deadline's message. */
+export type ServerWhere = (serverName: string) => string;
+
 function withDeadline<T>(
   serverName: string,
   operation: FanOutOperation<T>,
   timeoutMs: number | undefined,
+  where: ServerWhere | undefined,
 ): Promise<T> {
   if (timeoutMs === undefined) return operation(serverName, undefined);
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const late = new Error(
-        `MCP server '${serverName}' did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
+      // A timeout like the SDK's own (code REQUEST_TIMEOUT in errorDetails).
+      const late = new SdkError(
+        SdkErrorCode.RequestTimeout,
+        `MCP server '${serverName}'${where ? ` ${where(serverName)}` : ''} did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
       );
       abort.abort(late);
       reject(late);
@@ -39,6 +46,7 @@ export async function fanOut<T>(
   serverNames: string[],
   operation: FanOutOperation<T>,
   options?: WithErrorsOptions,
+  where?: ServerWhere,
 ): Promise<FanOutResult<T>> {
   const values: Record<string, T> = {};
   const errors: Record<string, string> = {};
@@ -48,7 +56,7 @@ export async function fanOut<T>(
     serverNames.map(async (serverName) => {
       const started = performance.now();
       try {
-        values[serverName] = await withDeadline(serverName, operation, options?.perServerTimeoutMs);
+        values[serverName] = await withDeadline(serverName, operation, options?.perServerTimeoutMs, where);
       } catch (error) {
         const detail = errorDetail(error);
         // Every reported error names its server, whichever layer raised it.

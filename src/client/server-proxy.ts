@@ -26,6 +26,7 @@ import { type InternalCoreTool, isValidationError } from '@mastra/core/tools';
 import type { ServerCapabilities } from '@modelcontextprotocol/client';
 import { ToolAuthorization } from '../server/auth/fga.js';
 import { registryServerDetail, registryServerInfo } from '../server/server-info.js';
+import type { MCPErrorCode } from '../shared/error-codes.js';
 import {
   addHandler,
   listPromptsOn,
@@ -231,7 +232,7 @@ export class MCPClientServerProxy extends MCPServerBase {
 
   /** One listing of this server, its failure as a MastraError naming the server. */
   private async listed<T>(
-    id: Uppercase<string>,
+    id: MCPErrorCode,
     what: string,
     list: (connection: ServerConnection) => Promise<T>,
   ): Promise<T> {

@@ -13,8 +13,12 @@ export type MCPServerTypes = Record<string, { tools: Record<string, { input: unk
 /** `never` stands for "no type argument given". */
 type IsUntyped<TServers> = [TServers] extends [never] ? true : false;
 
-// biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas have no static types
-export type MCPTool = Tool<any, any>;
+/**
+ * A tool discovered at runtime: its input is whatever the server's JSON Schema accepts (checked
+ * when called), and what `execute()` resolves to is `unknown` until narrowed.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas have no static input type
+export type MCPTool = Tool<any, unknown>;
 
 /** What a typed tool's `execute()` can resolve to: the structured output, a protocol envelope, a validation error, or undefined. */
 export type MCPToolExecuteResult<TOutput> =

@@ -6,15 +6,21 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  GetPromptResult,
   Implementation,
   jsonSchemaValidator as JsonSchemaValidatorType,
   LoggingLevel,
   OAuthClientProvider,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
 import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
-import type { MCPServerDefinitions } from './typed.js';
+import type { MCPToolDefinition } from './tools/definition.js';
+import type { MCPServerDefinitions, MCPToolMap, MCPToolsetMap } from './typed.js';
 
 export type { LoggingLevel };
 
@@ -117,7 +123,7 @@ export interface MCPClientOptions<TServers = never> {
 }
 
 /** What a server announced about itself (serverInfo). */
-export type MCPServerImplementation = Implementation;
+export interface MCPServerImplementation extends Implementation {}
 
 export interface MCPErrorDetail {
   message: string;
@@ -139,4 +145,102 @@ export interface FanOutErrors {
   errors: Record<string, string>;
   errorDetails: Record<string, MCPErrorDetail>;
   durations?: Record<string, number>;
+}
+
+/** `listToolsWithErrors()`: the tools of the servers that answered, keyed `server_tool`. */
+export interface MCPToolsWithErrors<TServers = never> extends FanOutErrors {
+  tools: MCPToolMap<TServers>;
+}
+
+/** `listToolsetsWithErrors()`: the tools of the servers that answered, grouped by server. */
+export interface MCPToolsetsWithErrors<TServers = never> extends FanOutErrors {
+  toolsets: MCPToolsetMap<TServers>;
+}
+
+/** `listToolDefinitionsWithErrors()`: plain tool definitions per server, keyed by the server's tool name. */
+export interface MCPToolDefinitionsWithErrors extends FanOutErrors {
+  definitions: Record<string, Record<string, MCPToolDefinition>>;
+}
+
+/** `resources.listWithErrors()`. */
+export interface MCPResourcesWithErrors extends FanOutErrors {
+  resources: Record<string, Resource[]>;
+}
+
+/** `resources.templatesWithErrors()`. */
+export interface MCPResourceTemplatesWithErrors extends FanOutErrors {
+  templates: Record<string, ResourceTemplateType[]>;
+}
+
+/** `prompts.listWithErrors()`. */
+export interface MCPPromptsWithErrors extends FanOutErrors {
+  prompts: Record<string, Prompt[]>;
+}
+
+/** `resources.read()`: the protocol's ReadResourceResult (`contents`, each text or blob, with its `uri`). */
+export interface MCPReadResourceResult extends ReadResourceResult {}
+
+/**
+ * `prompts.get()`: the protocol's GetPromptResult (`messages`, `description`) plus `prompt`, the
+ * older page's field naming the prompt (and `version`) that was fetched.
+ */
+export interface MCPGetPromptResult extends GetPromptResult {
+  prompt: { name: string; version?: string; description?: string };
+}
+
+/** What `progress.onUpdate()` handlers receive. */
+export interface MCPProgressUpdate {
+  progressToken: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** `mcpClient.resources`. */
+export interface MCPClientResources {
+  /** Every server's resources; a server that fails is left out (see `listWithErrors`). */
+  list(): Promise<Record<string, Resource[]>>;
+  listWithErrors(options?: WithErrorsOptions): Promise<MCPResourcesWithErrors>;
+  /** Every server's resource templates; a server that fails is left out (see `templatesWithErrors`). */
+  templates(): Promise<Record<string, ResourceTemplateType[]>>;
+  templatesWithErrors(options?: WithErrorsOptions): Promise<MCPResourceTemplatesWithErrors>;
+  read(serverName: string, uri: string): Promise<MCPReadResourceResult>;
+  /** Adds `uri` to the server's `subscriptions/listen` stream (2026-07-28 servers only). */
+  subscribe(serverName: string, uri: string): Promise<void>;
+  unsubscribe(serverName: string, uri: string): Promise<void>;
+  onUpdated(serverName: string, handler: (params: { uri: string }) => void): Promise<void>;
+  onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+
+/** `mcpClient.prompts`. */
+export interface MCPClientPrompts {
+  /** Every server's prompts; a server that fails is left out (see `listWithErrors`). */
+  list(): Promise<Record<string, Prompt[]>>;
+  listWithErrors(options?: WithErrorsOptions): Promise<MCPPromptsWithErrors>;
+  /**
+   * One prompt's messages. `args` are the prompt's arguments; the protocol carries strings, and
+   * the reference page types them `Record<string, any>`, so any value is accepted and sent as is.
+   */
+  get(request: {
+    serverName: string;
+    name: string;
+    args?: Record<string, unknown>;
+    version?: string;
+  }): Promise<MCPGetPromptResult>;
+  onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+
+/** `mcpClient.tools`: list change notifications (tools themselves come from `listTools()`). */
+export interface MCPClientTools {
+  onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+
+/** `mcpClient.progress`. */
+export interface MCPClientProgress {
+  onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
+}
+
+/** `mcpClient.elicitation`: the older page's way to set a server's input request handler. */
+export interface MCPClientElicitation {
+  onRequest(serverName: string, handler: MCPInputRequestHandler): Promise<void>;
 }

@@ -16,7 +16,7 @@ import {
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
-import type { LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/server';
+import type { LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
@@ -24,7 +24,7 @@ import { Connections } from './connections.js';
 import { busMembership } from './event-bus.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
-import { type ResolvedLimits, resolveLimits } from './limits.js';
+import { type MCPServerLimits, resolveLimits } from './limits.js';
 import { MastraToolSync } from './mastra-tools.js';
 import { PromptHandlers } from './prompts.js';
 import {
@@ -40,7 +40,8 @@ import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import type { ToolEntry } from './tool-entry.js';
-import { type HonoSSETransportOptions, HonoSseEndpoint, type SSETransport } from './transports/hono-sse.js';
+import type { HonoSSETransportOptions, HonoSseEndpoint } from './transports/hono-sse.js';
+import type { SSETransport } from './transports/hono-sse-transport.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
@@ -87,7 +88,9 @@ export class MCPServer extends MCPServerBase {
   private readonly host: ProtocolHost;
   private readonly http: StreamableHttpEndpoint;
   private readonly sse: SseEndpoint;
-  private readonly honoSse: HonoSseEndpoint;
+  /** Built by the first `startHonoSSE()`: its module loads Hono, which other servers never need. */
+  private honoSse: HonoSseEndpoint | undefined;
+  private readonly loadHonoSse: () => Promise<HonoSseEndpoint>;
   private readonly resourceHandlers: ResourceHandlers | undefined;
   private stdio: StdioServing | undefined;
   private readonly eventsService: EventsService;
@@ -101,7 +104,7 @@ export class MCPServer extends MCPServerBase {
   readonly appResources: AppResources | undefined;
   readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
   /** The `limits` option with its defaults (docs/SECURITY.md). */
-  readonly limits: ResolvedLimits;
+  readonly limits: Required<MCPServerLimits>;
   readonly fga: MCPServerConfig['fga'];
 
   /** Resource change notifications. */
@@ -177,12 +180,19 @@ export class MCPServer extends MCPServerBase {
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
     });
     this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror, this.limits);
-    this.honoSse = new HonoSseEndpoint(
-      () => this.createInstance('legacy'),
-      this.connections,
-      onerror,
-      this.limits,
-    );
+    let honoSse: Promise<HonoSseEndpoint> | undefined;
+    this.loadHonoSse = () => {
+      honoSse ??= import('./transports/hono-sse.js').then(({ HonoSseEndpoint }) => {
+        this.honoSse = new HonoSseEndpoint(
+          () => this.createInstance('legacy'),
+          this.connections,
+          onerror,
+          this.limits,
+        );
+        return this.honoSse;
+      });
+      return honoSse;
+    };
 
     this.resources = {
       notifyUpdated: ({ uri }) => this.connections.resourceUpdated(uri),
@@ -291,15 +301,16 @@ export class MCPServer extends MCPServerBase {
   override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
     const { url, ssePath, messagePath, allowedHosts, allowedOrigins } = options;
     const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins };
+    const honoSse = await this.loadHonoSse();
     if (options.context) {
-      return this.honoSse.handle({
+      return honoSse.handle({
         ...common,
         context: options.context as HonoSSETransportOptions['context'],
         authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
       });
     }
     const { req, res } = options;
-    await this.honoSse.handleNode({ ...common, req, res, authInfo: (req as AuthenticatedRequest).auth });
+    await honoSse.handleNode({ ...common, req, res, authInfo: (req as AuthenticatedRequest).auth });
     return undefined;
   }
 
@@ -313,7 +324,7 @@ export class MCPServer extends MCPServerBase {
       stdio?.handle.close(),
       this.http.close(),
       this.sse.close(),
-      this.honoSse.close(),
+      this.honoSse?.close(),
       this.connections.closeAll(),
     ]);
   }
@@ -327,7 +338,7 @@ export class MCPServer extends MCPServerBase {
   }
 
   getSseHonoTransport(): SSETransport | undefined {
-    return this.honoSse.latestTransport;
+    return this.honoSse?.latestTransport;
   }
 
   getStreamableHTTPTransport() {
@@ -385,7 +396,7 @@ export class MCPServer extends MCPServerBase {
     });
   }
 
-  async listResources(): Promise<{ resources: Awaited<ReturnType<ResourceHandlers['list']>>['resources'] }> {
+  async listResources(): Promise<{ resources: Resource[] }> {
     return this.resourceHandlers ? this.resourceHandlers.list() : { resources: [] };
   }
 

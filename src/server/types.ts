@@ -64,8 +64,8 @@ export type MCPServerPrompts = {
   }: {
     name: string;
     version?: string;
-    // biome-ignore lint/suspicious/noExplicitAny: the reference types prompt arguments as any
-    args?: any;
+    /** The arguments the client sent (strings, as the protocol carries them); `{}` when none. */
+    args: Record<string, string>;
   }) => Promise<{ prompt: Prompt; messages: PromptMessage[] }>;
   /** Argument completion for a prompt argument (`completion/complete` with a `ref/prompt`). */
   completePromptArgument?: (

@@ -1,7 +1,8 @@
 /**
  * Tool discovery for one client: `listToolDefinitionsWithErrors()` lists tools and never calls
- * them. A server that fails is reported by name with its HTTP status or error code only: the
- * error text can quote URLs with credentials or a transport's internals, so it is not printed.
+ * them, each server within the `--timeout`. A server that fails is reported with the client's
+ * message, which names it, its URL (without credentials or query) or command, and the cause
+ * (connection refused, DNS, TLS, HTTP status, the process's exit); escaped and shortened.
  */
 import type { MCPToolDefinition } from '../client/tools/definition.js';
 import { describeSubject, printable } from './diagnostics.js';
@@ -42,38 +43,34 @@ function budgetVerdicts(client: GeneratorClient, where: string, catalogue: Catal
   return { failures, warnings };
 }
 
-type Detail = { httpStatus?: unknown; code?: unknown } | undefined;
+type Detail = { message?: unknown; httpStatus?: unknown; code?: unknown } | undefined;
 
-/** A status or code as facts the generator can vouch for; anything else says nothing. */
-export function describeDiscoveryError(detail: Detail): string {
-  const status = typeof detail?.httpStatus === 'number' ? detail.httpStatus : undefined;
-  const rawCode = detail?.code;
-  const code =
-    typeof rawCode === 'number' || (typeof rawCode === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(rawCode))
-      ? rawCode
-      : undefined;
-  if (status === 401 || status === 403) return `missing or rejected authentication (HTTP ${status})`;
-  const facts = [status !== undefined ? `HTTP ${status}` : '', code !== undefined ? `code ${code}` : ''];
-  const shown = facts.filter(Boolean).join(', ');
-  const what = code === 'REQUEST_TIMEOUT' ? 'tool discovery timed out' : 'tool discovery failed';
-  return shown ? `${what} (${shown})` : what;
+/** One failed server as one line; the generic words only when the client said nothing usable. */
+export function describeDiscoveryError(server: string, detail: Detail): string {
+  if (typeof detail?.message === 'string' && detail.message.trim() !== '') {
+    // The deadline is the command's option here, not the library's.
+    return printable(detail.message.replace('(perServerTimeoutMs)', '(--timeout)'), 400);
+  }
+  const status = typeof detail?.httpStatus === 'number' ? ` (HTTP ${detail.httpStatus})` : '';
+  return `server '${printable(server)}': tool discovery failed${status}`;
 }
 
 export async function discover(
   selected: SelectedClient,
+  timeoutMs: number,
 ): Promise<{ catalogue?: Catalogue; failures: string[]; warnings: string[] }> {
   const { client, where } = selected;
   let result: Awaited<ReturnType<GeneratorClient['listToolDefinitionsWithErrors']>>;
   try {
-    result = await client.listToolDefinitionsWithErrors();
-  } catch {
-    return { failures: [`${where}: tool discovery failed`], warnings: [] };
+    result = await client.listToolDefinitionsWithErrors({ perServerTimeoutMs: timeoutMs });
+  } catch (error) {
+    return { failures: [`${where}: tool discovery failed: ${printable(String(error), 300)}`], warnings: [] };
   }
   const details = result.errorDetails ?? {};
   const failed = new Set([...Object.keys(result.errors ?? {}), ...Object.keys(details)]);
   const failures = [...failed]
     .sort()
-    .map((server) => `${where}: server '${printable(server)}': ${describeDiscoveryError(details[server])}`);
+    .map((server) => `${where}: ${describeDiscoveryError(server, details[server])}`);
   if (failures.length > 0) return { failures, warnings: [] };
   const catalogue = result.definitions;
   const verdicts = budgetVerdicts(client, where, catalogue);

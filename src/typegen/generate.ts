@@ -16,6 +16,14 @@ export interface Reporter {
   err(line: string): void;
 }
 
+/** How long each server gets to connect and list its tools unless `--timeout` says otherwise. */
+export const DEFAULT_DISCOVERY_TIMEOUT_MS = 30_000;
+
+export interface GenerateOptions {
+  /** Per server: connect and list within this, or fail naming the server (`--timeout`). */
+  timeoutMs: number;
+}
+
 /** A client whose disconnect never settles must not keep the command alive. */
 const DISCONNECT_GRACE_MS = 10_000;
 
@@ -39,6 +47,7 @@ async function run(
   files: readonly string[],
   cwd: string,
   report: Reporter,
+  options: GenerateOptions,
   selected: SelectedClient[],
   disconnect: () => Promise<unknown>,
 ): Promise<number> {
@@ -55,7 +64,7 @@ async function run(
   const { outputs, failures: clashes } = await planOutputs(selected, inputs, cwd);
   if (clashes.length > 0) return fail(clashes);
 
-  const discovered = await Promise.all(selected.map(discover));
+  const discovered = await Promise.all(selected.map((client) => discover(client, options.timeoutMs)));
   await disconnect(); // everything needed from the servers is here
   for (const [index, { warnings }] of discovered.entries()) {
     for (const warning of warnings) report.err(`warning: ${selected[index]?.where}: ${warning}`);
@@ -94,7 +103,12 @@ async function run(
 }
 
 /** Runs the command; resolves to the exit code once every selected client is disconnected. */
-export async function generate(files: readonly string[], cwd: string, report: Reporter): Promise<number> {
+export async function generate(
+  files: readonly string[],
+  cwd: string,
+  report: Reporter,
+  options: GenerateOptions = { timeoutMs: DEFAULT_DISCOVERY_TIMEOUT_MS },
+): Promise<number> {
   const selected: SelectedClient[] = [];
   let disconnecting: Promise<unknown> | undefined;
   const disconnect = () => {
@@ -102,7 +116,7 @@ export async function generate(files: readonly string[], cwd: string, report: Re
     return disconnecting;
   };
   try {
-    return await run(files, cwd, report, selected, disconnect);
+    return await run(files, cwd, report, options, selected, disconnect);
   } finally {
     await disconnect();
   }

@@ -1,16 +1,16 @@
 /**
  * Finds the clients to generate for: each input file is imported once (TypeScript compiled by
- * tsx, never type-checked, so a generated type-only import may still be missing), and only its
- * direct named and default exports are inspected. A client is recognised by the registry symbol
- * MCPClient carries (`MCP_CLIENT_BRAND`), not by `instanceof`: the module may load its own copy
- * of this package. Nothing here connects or calls a tool.
+ * tsx when it is installed, never type-checked, so a generated type-only import may still be
+ * missing: module-loader.ts), and only its direct named and default exports are inspected. A
+ * client is recognised by the registry symbol MCPClient carries (`MCP_CLIENT_BRAND`), not by
+ * `instanceof`: the module may load its own copy of this package. Nothing here connects or calls
+ * a tool.
  */
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { register as registerCommonJs } from 'tsx/cjs/api';
-import { register } from 'tsx/esm/api';
 import { printable } from './diagnostics.js';
+import { loadError } from './load-error.js';
+import { createModuleLoader } from './module-loader.js';
 import type { Catalogue } from './render.js';
 
 /** The same registry symbol as `MCP_CLIENT_BRAND` in src/client/client.ts. */
@@ -19,10 +19,10 @@ const CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
 /** What generation uses of a client, whichever copy of the package built it. */
 export interface GeneratorClient {
   readonly typegen?: { readonly outFile: string } | undefined;
-  listToolDefinitionsWithErrors(): Promise<{
+  listToolDefinitionsWithErrors(options?: { perServerTimeoutMs?: number }): Promise<{
     definitions: Catalogue;
     errors?: Record<string, string>;
-    errorDetails?: Record<string, { httpStatus?: number; code?: string | number }>;
+    errorDetails?: Record<string, { message?: string; httpStatus?: number; code?: string | number }>;
   }>;
   disconnect(): Promise<void>;
 }
@@ -84,7 +84,7 @@ function outFileOf(client: GeneratorClient): string | undefined {
 }
 
 /**
- * Imports every input in one tsx namespace (a module two inputs share is evaluated once, so its
+ * Imports every input with one loader (a module two inputs share is evaluated once, so its
  * client is one object) and selects typegen-enabled clients; one client exported under several
  * names, or from several files, is selected once. `selected` fills as files load, so a caller can
  * disconnect what was found even when a later file fails.
@@ -94,17 +94,18 @@ export async function loadClients(
   selected: SelectedClient[],
 ): Promise<{ failures: string[] }> {
   const failures: string[] = [];
-  // What `tsImport()` does per call, once for all inputs: the CommonJS hook compiles `require()`d
-  // TypeScript (a package without "type": "module"), the ESM hook the rest, in one namespace.
-  const namespace = `mastra-mcp-generate-${process.pid}`;
-  registerCommonJs({ namespace });
-  const loader = register({ namespace });
+  const loader = await createModuleLoader(inputs.map(({ real }) => real));
   const known = new Set<GeneratorClient>(selected.map(({ client }) => client));
   for (const input of inputs) {
     const shown = printable(input.shown);
+    const unavailable = loader.unavailable(input.real);
+    if (unavailable !== undefined) {
+      failures.push(`${shown}: ${unavailable}`);
+      continue;
+    }
     let exports: Record<string, unknown>;
     try {
-      exports = await loader.import(pathToFileURL(input.real).href, import.meta.url);
+      exports = await loader.import(input.real);
     } catch (error) {
       failures.push(`${shown}: the module failed to load: ${loadError(error)}`);
       continue;
@@ -131,19 +132,4 @@ export async function loadClients(
       );
   }
   return { failures };
-}
-
-/**
- * Why a module failed to load. Loader errors (syntax, a missing import) show their first line;
- * anything the module's own code threw shows only its name, since that text may carry whatever
- * the application had at hand (URLs, tokens).
- */
-function loadError(error: unknown): string {
-  const { name, message, code } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown };
-  const fromLoader =
-    name === 'SyntaxError' ||
-    (typeof code === 'string' && code.startsWith('ERR_')) ||
-    name === 'TransformError';
-  if (fromLoader && typeof message === 'string') return printable(message.split('\n', 1)[0] ?? '', 300);
-  return `${typeof name === 'string' ? printable(name, 60) : 'an error'} thrown while it ran`;
 }

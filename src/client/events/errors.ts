@@ -6,6 +6,7 @@
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { EVENTS_ERROR_CODES } from '../../events/wire.js';
+import type { MCPErrorCode } from '../../shared/error-codes.js';
 import { clientError, findCause, messageOf } from '../errors.js';
 
 export const LIST_FAILED = 'MCP_CLIENT_LIST_EVENTS_FAILED';
@@ -29,12 +30,7 @@ export const SERVER_ERROR = 'MCP_EVENTS_SERVER_ERROR';
 
 type Details = Record<string, string | number | boolean | undefined>;
 
-export function eventsError(
-  id: Uppercase<string>,
-  text: string,
-  details: Details,
-  cause?: unknown,
-): MastraError {
+export function eventsError(id: MCPErrorCode, text: string, details: Details, cause?: unknown): MastraError {
   return clientError(id, text, details, cause);
 }
 

@@ -2,9 +2,10 @@
  * Public types of `mcpClient.events` (the MCP Events extension, SEP-3415), named as on the
  * reference page. Wire shapes live in `src/events/wire.ts`; these are what an application sees.
  */
-import type { DeliveryStatus, EventDeliveryMode } from '../../events/wire.js';
+import type { DeliveryStatus, EventDeliveryMode as MCPEventDeliveryMode } from '../../events/wire.js';
 
-export type MCPEventDeliveryMode = EventDeliveryMode;
+// Re-exported under the public name (not a new alias), so a consumer's declarations can name it.
+export type { MCPEventDeliveryMode };
 
 /** One event type a server offers (`events/list`). */
 export interface MCPEventDescriptor {

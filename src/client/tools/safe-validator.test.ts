@@ -1,11 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_MATCH_WORK,
-  MAX_PATTERN_SIZE,
-  safePattern,
-  uncheckedPatterns,
-} from './safe-pattern.js';
+import { MAX_MATCH_WORK, MAX_PATTERN_SIZE, safePattern, uncheckedPatterns } from './safe-pattern.js';
 import { SafeJsonSchemaValidator } from './safe-validator.js';
 
 /** Patterns of the kinds tool schemas use, all within what RE2 expresses. */

@@ -42,10 +42,16 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
  * synchronous `spawn` that reads them. close() is shared, because the SDK may start closing on its
  * own (a failed handshake) without anyone awaiting it. And the child's handles follow the
  * connection's activity: an idle child must not keep a script that forgot disconnect() alive.
+ * It also records how the child ended when no signal of ours ended it, for connect errors.
  */
 class ManagedStdioTransport extends StdioClientTransport {
   private closing: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
+  /** How the child ended unless a signal of ours ended it: what a failed handshake is reported with. */
+  ownExit: string | undefined;
+  private signalled = false;
+  /** The child's last non-empty stderr line. */
+  lastStderr: string | undefined;
 
   constructor(
     parameters: StdioServerParameters,
@@ -93,6 +99,7 @@ class ManagedStdioTransport extends StdioClientTransport {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.stdin?.end();
       if (!(await exitsWithin(exited, STDIO_EXIT_GRACE_MS))) {
+        this.signalled = true;
         child.kill('SIGTERM');
         if (!(await exitsWithin(exited, STDIO_EXIT_GRACE_MS))) {
           child.kill('SIGKILL');
@@ -106,6 +113,9 @@ class ManagedStdioTransport extends StdioClientTransport {
 
   override async start(): Promise<void> {
     await this.spawn();
+    this.child?.once('exit', (code, signal) => {
+      if (!this.signalled) this.ownExit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    });
     this.unwatch = this.activity.watch((busy) => this.hold(busy));
     this.child?.once('close', () => this.unwatch?.());
   }
@@ -123,6 +133,23 @@ class ManagedStdioTransport extends StdioClientTransport {
       for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
     }
   }
+}
+
+/** A stdio server's process ended on its own during a connect; the handshake's error is the cause. */
+export class StdioExitError extends Error {}
+
+/**
+ * Why a stdio server stopped during a connect, when its process ended on its own: the exit code or
+ * signal and its last stderr line, which usually says why. Undefined while it was still running.
+ */
+export function stdioExitError(transport: unknown, cause: unknown): StdioExitError | undefined {
+  if (!(transport instanceof ManagedStdioTransport) || transport.ownExit === undefined) return undefined;
+  const stderr = transport.lastStderr?.trim();
+  const clipped = stderr && stderr.length > 200 ? `${stderr.slice(0, 200)}…` : stderr;
+  return new StdioExitError(
+    `the process ${transport.ownExit} before answering${clipped ? ` (its last stderr line: ${clipped})` : ''}`,
+    { cause },
+  );
 }
 
 export function stdioTransport(
@@ -146,6 +173,7 @@ export function stdioTransport(
     pending = lines.pop() ?? '';
     for (const line of lines) {
       if (line.trim()) {
+        transport.lastStderr = line;
         log({
           level: 'info',
           message: line,

@@ -1,19 +1,13 @@
 /**
- * The legacy HTTP+SSE transport on Hono: a `Transport` that writes with Hono's `streamSSE` and
- * receives POSTed messages from the route handler. Works inside a Hono app (pass its context) or
- * on Node `req`/`res` through `@hono/node-server`; either way the Host/Origin guard applies and a
- * message body is read within `limits` (node-http.ts) before it is parsed.
+ * The legacy HTTP+SSE endpoint on Hono (the transport is hono-sse-transport.ts): routes GET to a
+ * `streamSSE` stream and POSTed messages to their session. Works inside a Hono app (pass its
+ * context) or on Node `req`/`res` through `@hono/node-server`; either way the Host/Origin guard
+ * applies and a message body is read within `limits` (node-http.ts) before it is parsed. MCPServer
+ * imports this module on the first `startHonoSSE()`, so Hono loads only for servers that use it.
  */
-import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import {
-  type AuthInfo,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  parseJSONRPCMessage,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { type Context, Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import { principalOf } from '../auth/principal.js';
@@ -21,6 +15,7 @@ import type { Connections } from '../connections.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import { capacityMessage, overCapacityResponse } from './capacity.js';
+import { SSETransport } from './hono-sse-transport.js';
 import {
   admitRequest,
   type GuardedRequest,
@@ -37,74 +32,6 @@ import {
 } from './node-http.js';
 import { RequestGate } from './request-gate.js';
 import { mayUseSession, type SessionOwner } from './session-owner.js';
-import { StreamGuard } from './stream-guard.js';
-
-export interface SSETransportOptions {
-  /**
-   * Bytes waiting for a reader that does not read before its stream is closed (the server's
-   * `limits.maxStreamBufferBytes`). Default 1 MiB.
-   */
-  maxBufferBytes?: number;
-  /** Told when the stream is closed for its backlog. */
-  onerror?: (error: Error) => void;
-  /** Also ends the connection under the stream (on Node, destroys the response). */
-  destroy?: () => void;
-}
-
-export class SSETransport implements Transport {
-  readonly sessionId = randomUUID();
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  private closed = false;
-  private readonly guard: StreamGuard;
-
-  constructor(
-    private readonly messagePath: string,
-    private readonly stream: SSEStreamingApi,
-    options: SSETransportOptions = {},
-  ) {
-    // Hono's writer waits for the reader, so unread messages pile up as pending writes: bound them.
-    this.guard = new StreamGuard({
-      limit: options.maxBufferBytes ?? DEFAULT_LIMITS.maxStreamBufferBytes,
-      name: () => `Hono SSE session '${this.sessionId}'`,
-      onerror: (error) => (options.onerror ?? this.onerror)?.(error),
-      close: () => {
-        // Aborting cancels the stream's reader, which fails (and so frees) every pending write.
-        this.stream.abort();
-        options.destroy?.();
-        void this.close();
-      },
-    });
-  }
-
-  async start(): Promise<void> {
-    const separator = this.messagePath.includes('?') ? '&' : '?';
-    await this.stream.writeSSE({
-      event: 'endpoint',
-      data: `${this.messagePath}${separator}sessionId=${encodeURIComponent(this.sessionId)}`,
-    });
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) throw new Error(`SSE session '${this.sessionId}' is closed`);
-    const data = JSON.stringify(message);
-    await this.guard.write(data.length, () => this.stream.writeSSE({ event: 'message', data }));
-  }
-
-  /** Delivers one POSTed message; throws for a body that is not JSON-RPC. */
-  handleMessage(body: unknown, authInfo?: AuthInfo): void {
-    const message = parseJSONRPCMessage(body);
-    this.onmessage?.(message, authInfo ? { authInfo } : undefined);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.stream.close();
-    this.onclose?.();
-  }
-}
 
 export interface HonoSSETransportOptions extends HostGuardOptions {
   url: URL;

@@ -1,11 +1,12 @@
 /**
  * The legacy HTTP+SSE transport on Node `req`/`res`, using the SDK's frozen v1 SSE transport.
  * Each SSE connection gets its own SDK instance, so subscriptions and log levels are per
- * connection.
+ * connection. That transport's package (`@modelcontextprotocol/server-legacy`, deprecated) is
+ * imported on the first connection, so a server that never serves legacy SSE never loads it.
  */
 import type { ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/server';
-import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
+import type { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
@@ -17,6 +18,12 @@ import { RequestGate } from './request-gate.js';
 import { mayUseSession, type SessionOwner } from './session-owner.js';
 import { guardResponse } from './stream-guard.js';
 import type { AuthenticatedRequest } from './streamable-http.js';
+
+let legacySse: Promise<typeof import('@modelcontextprotocol/server-legacy/sse')> | undefined;
+const loadLegacySse = () => {
+  legacySse ??= import('@modelcontextprotocol/server-legacy/sse');
+  return legacySse;
+};
 
 export interface SseOptions extends HostGuardOptions {
   url: URL;
@@ -75,6 +82,10 @@ export class SseEndpoint {
   }
 
   private async open(messagePath: string, req: AuthenticatedRequest, res: ServerResponse): Promise<void> {
+    // Loaded before the capacity check, so no other open interleaves between the check and the set.
+    const { SSEServerTransport } = await loadLegacySse();
+    // The peer may have gone while the first load ran: 'close' would then never fire for cleanup.
+    if (res.destroyed) return;
     const { maxSseConnections, maxConcurrentRequests } = this.limits;
     if (this.transports.size >= maxSseConnections) {
       sendOverCapacity(res, capacityMessage(maxSseConnections, 'HTTP+SSE connections', 'maxSseConnections'));

@@ -1,0 +1,114 @@
+/**
+ * What every install of mastra-mcp pays, measured on the built package (run `npm run build` first):
+ *   1. `import()` time and RSS of the package entries next to `@mastra/core/tools` (what any
+ *      Mastra app loads anyway) and a process that imports nothing, each in a fresh `node`
+ *      child (medians of --runs); `mastra-mcp/redis` and what the main entry leaves to the first
+ *      legacy SSE connection (the deprecated SDK package, Hono's streaming helper) on top of it;
+ *   2. the packed tarball installed from the registry into an empty app: without its peers
+ *      (`--omit=peer`), with them, and the peers alone (`@mastra/core`, `zod`): disk (`du -sk
+ *      node_modules`) and packages (entries of node_modules/.package-lock.json).
+ *
+ *   npx tsx bench/install.ts   (flags: --runs <n>, --no-install to skip 2)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median } from './support.js';
+
+const { values: flags } = parseArgs({
+  options: { runs: { type: 'string', default: '7' }, 'no-install': { type: 'boolean', default: false } },
+});
+const RUNS = Number(flags.runs);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+/** Imports `specifiers` in order in a fresh process started in the repository (so `mastra-mcp` is dist/). */
+function importOnce(specifiers: readonly string[]): { ms: number; rssMb: number } {
+  const code = `
+const start = performance.now();
+for (const specifier of ${JSON.stringify(specifiers)}) await import(specifier);
+const ms = performance.now() - start;
+console.log(JSON.stringify({ ms, rssMb: process.memoryUsage().rss / 2 ** 20 }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+}
+
+const imports: [string, string[]][] = [
+  ['nothing (node alone)', []],
+  ['@mastra/core/tools', ['@mastra/core/tools']],
+  ['mastra-mcp', ['mastra-mcp']],
+  ['mastra-mcp, then mastra-mcp/redis', ['mastra-mcp', 'mastra-mcp/redis']],
+  [
+    'mastra-mcp, then what startSSE/startHonoSSE load',
+    ['mastra-mcp', '@modelcontextprotocol/server-legacy/sse', 'hono/streaming'],
+  ],
+];
+
+console.log(`import() in a fresh process, median of ${RUNS} (rounds interleaved)`);
+const samples = imports.map(() => ({ ms: [] as number[], rss: [] as number[] }));
+for (let round = 0; round < RUNS; round++) {
+  for (const [index, [, specifiers]] of imports.entries()) {
+    const { ms, rssMb } = importOnce(specifiers);
+    samples[index]?.ms.push(ms);
+    samples[index]?.rss.push(rssMb);
+  }
+}
+for (const [index, [label]] of imports.entries()) {
+  const sample = samples[index];
+  if (!sample) continue;
+  console.log(
+    `  ${label.padEnd(62)} ${median(sample.ms).toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB`,
+  );
+}
+
+if (!flags['no-install']) {
+  const work = mkdtempSync(join(tmpdir(), 'mastra-mcp-install-'));
+  try {
+    const npm = (args: string[], cwd: string) =>
+      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // --ignore-scripts: dist/ is already built (prepack would build it again).
+    const packed = JSON.parse(
+      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repo),
+    ) as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      entryCount: number;
+    }[];
+    const tarball = packed[0];
+    if (!tarball) throw new Error('npm pack produced no tarball');
+    console.log(
+      `\n${tarball.filename}: ${(tarball.size / 1024).toFixed(0)} kB packed, ${(tarball.unpackedSize / 1024).toFixed(0)} kB unpacked, ${tarball.entryCount} files`,
+    );
+    const install = (label: string, args: string[]) => {
+      const app = join(work, label.replace(/\W+/g, '-'));
+      mkdirSync(app);
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+      npm(['install', '--no-audit', '--no-fund', ...args], app);
+      const kb = Number(
+        execFileSync('du', ['-sk', 'node_modules'], { cwd: app, encoding: 'utf8' }).split('\t')[0],
+      );
+      const lock = JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')) as {
+        packages: Record<string, unknown>;
+      };
+      const count = Object.keys(lock.packages).filter((path) => path.startsWith('node_modules/')).length;
+      console.log(
+        `  ${label.padEnd(40)} ${(kb / 1024).toFixed(1).padStart(6)} MB  ${String(count).padStart(4)} packages`,
+      );
+    };
+    const tgz = join(work, tarball.filename);
+    console.log(
+      'installed into an empty app (du -sk node_modules; packages in node_modules/.package-lock.json)',
+    );
+    install('mastra-mcp, --omit=peer', ['--omit=peer', tgz]);
+    install('mastra-mcp with its peers', [tgz, '@mastra/core@1.71.0', 'zod@^4']);
+    install('the peers alone (@mastra/core, zod)', ['@mastra/core@1.71.0', 'zod@^4']);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

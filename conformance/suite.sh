@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sourced by run.sh and run-client.sh: provides the official MCP conformance suite
+# (@modelcontextprotocol/conformance $SUITE_VERSION) and the Node 22 binary its runner needs, each
+# installed from the npm registry into a git-ignored folder of its own under .cache/ on first use.
+#
+# Neither is a devDependency on purpose: the `node` package would link node_modules/.bin/node,
+# which `npm run` puts first on PATH, so every other script (tests included) would silently run on
+# Node 22; and the suite's 0.2.0 line exists only as prereleases.
+#
+# Sets SUITE_VERSION, SUITE (the runner's entry point) and RUNNER_NODE.
+
+SUITE_VERSION=0.2.0-alpha.12
+SUITE_PREFIX=.cache/conformance-$SUITE_VERSION
+SUITE=$SUITE_PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js
+RUNNER_NODE_VERSION=22.23.3
+RUNNER_PREFIX=.cache/node-$RUNNER_NODE_VERSION
+RUNNER_NODE=$RUNNER_PREFIX/node_modules/node/bin/node
+
+if [[ ! -x "$RUNNER_NODE" ]]; then
+  echo "conformance: installing node@$RUNNER_NODE_VERSION for the suite's runner into $RUNNER_PREFIX" >&2
+  npm install --prefix "$RUNNER_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
+    "node@$RUNNER_NODE_VERSION" >&2
+fi
+if [[ ! -f "$SUITE" ]]; then
+  # npm on Node 20 warns EBADENGINE for a dependency that wants Node 22; the runner runs on 22.
+  echo "conformance: installing @modelcontextprotocol/conformance@$SUITE_VERSION into $SUITE_PREFIX" >&2
+  npm install --prefix "$SUITE_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
+    "@modelcontextprotocol/conformance@$SUITE_VERSION" >&2
+fi
+if [[ ! -f "$SUITE" ]]; then
+  echo "conformance: $SUITE is missing after installing @modelcontextprotocol/conformance@$SUITE_VERSION" >&2
+  exit 2
+fi
+runner_major=$("$RUNNER_NODE" -p 'process.versions.node.split(".")[0]')
+if ((runner_major < 22)); then
+  echo "conformance: $RUNNER_NODE is Node $runner_major; the suite needs Node >= 22" >&2
+  exit 2
+fi

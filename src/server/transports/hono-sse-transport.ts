@@ -1,0 +1,84 @@
+/**
+ * The legacy HTTP+SSE transport over a Hono `streamSSE` stream (exported as `SSETransport`): it
+ * writes the endpoint event and messages, bounded by a StreamGuard, and receives the POSTed
+ * messages its endpoint (hono-sse.ts) hands it. Hono is only a type here, so the package entry
+ * can export this class without loading Hono.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AuthInfo,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  parseJSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import type { SSEStreamingApi } from 'hono/streaming';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { StreamGuard } from './stream-guard.js';
+
+export interface SSETransportOptions {
+  /**
+   * Bytes waiting for a reader that does not read before its stream is closed (the server's
+   * `limits.maxStreamBufferBytes`). Default 1 MiB.
+   */
+  maxBufferBytes?: number;
+  /** Told when the stream is closed for its backlog. */
+  onerror?: (error: Error) => void;
+  /** Also ends the connection under the stream (on Node, destroys the response). */
+  destroy?: () => void;
+}
+
+export class SSETransport implements Transport {
+  readonly sessionId = randomUUID();
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  private closed = false;
+  private readonly guard: StreamGuard;
+
+  constructor(
+    private readonly messagePath: string,
+    private readonly stream: SSEStreamingApi,
+    options: SSETransportOptions = {},
+  ) {
+    // Hono's writer waits for the reader, so unread messages pile up as pending writes: bound them.
+    this.guard = new StreamGuard({
+      limit: options.maxBufferBytes ?? DEFAULT_LIMITS.maxStreamBufferBytes,
+      name: () => `Hono SSE session '${this.sessionId}'`,
+      onerror: (error) => (options.onerror ?? this.onerror)?.(error),
+      close: () => {
+        // Aborting cancels the stream's reader, which fails (and so frees) every pending write.
+        this.stream.abort();
+        options.destroy?.();
+        void this.close();
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    const separator = this.messagePath.includes('?') ? '&' : '?';
+    await this.stream.writeSSE({
+      event: 'endpoint',
+      data: `${this.messagePath}${separator}sessionId=${encodeURIComponent(this.sessionId)}`,
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error(`SSE session '${this.sessionId}' is closed`);
+    const data = JSON.stringify(message);
+    await this.guard.write(data.length, () => this.stream.writeSSE({ event: 'message', data }));
+  }
+
+  /** Delivers one POSTed message; throws for a body that is not JSON-RPC. */
+  handleMessage(body: unknown, authInfo?: AuthInfo): void {
+    const message = parseJSONRPCMessage(body);
+    this.onmessage?.(message, authInfo ? { authInfo } : undefined);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.stream.close();
+    this.onclose?.();
+  }
+}
