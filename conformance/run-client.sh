@@ -33,36 +33,11 @@ source conformance/suite.sh
 rm -rf "$OUT"
 mkdir -p "$OUT/results"
 
-# `list --client` prints `  - name [rev,rev,...]`; keep the name and its revision tags.
-mapfile -t LISTED < <("$RUNNER_NODE" "$SUITE" list --client |
-  sed -n 's/^ *- \([^ ]*\)\( *\[\(.*\)\]\)\{0,1\} *$/\1 \3/p')
-if ((${#LISTED[@]} == 0)); then
-  echo "conformance: the suite listed no client scenarios" >&2
-  exit 2
-fi
-declare -A WANTED=()
-if [[ -n "${CONFORMANCE_CLIENT_SCENARIOS:-}" ]]; then
-  for name in $CONFORMANCE_CLIENT_SCENARIOS; do WANTED[$name]=1; done
-fi
-
-LABELS=()
-REVISION_OF=()
-for entry in "${LISTED[@]}"; do
-  name=${entry%% *}
-  tags=",${entry#* },"
-  if ((${#WANTED[@]} > 0)) && [[ -z "${WANTED[$name]:-}" ]]; then continue; fi
-  matched=0
-  for revision in "${REVISIONS[@]}"; do
-    if [[ "$tags" == *",$revision,"* ]]; then
-      LABELS+=("$name@$revision")
-      REVISION_OF+=("$revision")
-      matched=1
-    fi
-  done
-  if ((matched == 0)); then
-    LABELS+=("$name")
-    REVISION_OF+=("")
-  fi
+plan_runs client "${CONFORMANCE_CLIENT_SCENARIOS:-}"
+# A scenario tagged for no revision runs once, at the client's default.
+for name in "${UNTAGGED[@]}"; do
+  LABELS+=("$name")
+  REVISION_OF+=("")
 done
 
 echo "Client suite: @modelcontextprotocol/conformance $SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"

@@ -82,32 +82,8 @@ if [[ ! -s "$READY_FILE" ]]; then
 fi
 URL=$(head -n 1 "$READY_FILE")
 
-# `list --server` prints `  - name [rev,rev,...]`; keep the name and its revision tags.
-mapfile -t LISTED < <("$RUNNER_NODE" "$SUITE" list --server |
-  sed -n 's/^ *- \([^ ]*\)\( *\[\(.*\)\]\)\{0,1\} *$/\1 \3/p')
-if ((${#LISTED[@]} == 0)); then
-  echo "conformance: the suite listed no server scenarios" >&2
-  exit 2
-fi
-declare -A WANTED=()
-if [[ -n "${CONFORMANCE_SCENARIOS:-}" ]]; then
-  for name in $CONFORMANCE_SCENARIOS; do WANTED[$name]=1; done
-fi
-LABELS=()
-NOT_RUN=()
-for entry in "${LISTED[@]}"; do
-  name=${entry%% *}
-  tags=",${entry#* },"
-  if ((${#WANTED[@]} > 0)) && [[ -z "${WANTED[$name]:-}" ]]; then continue; fi
-  matched=0
-  for revision in "${REVISIONS[@]}"; do
-    if [[ "$tags" == *",$revision,"* ]]; then
-      LABELS+=("$name@$revision")
-      matched=1
-    fi
-  done
-  if ((matched == 0)); then NOT_RUN+=("$name"); fi
-done
+plan_runs server "${CONFORMANCE_SCENARIOS:-}"
+NOT_RUN=("${UNTAGGED[@]}")
 if ((${#LABELS[@]} == 0)); then
   echo "conformance: no server scenario to run (CONFORMANCE_SCENARIOS='${CONFORMANCE_SCENARIOS:-}')" >&2
   exit 2

@@ -7,7 +7,7 @@
 # which `npm run` puts first on PATH, so every other script (tests included) would silently run on
 # Node 22; and the suite's 0.2.0 line exists only as prereleases.
 #
-# Sets SUITE_VERSION, SUITE (the runner's entry point) and RUNNER_NODE.
+# Sets SUITE_VERSION, SUITE (the runner's entry point) and RUNNER_NODE; defines plan_runs.
 
 SUITE_VERSION=0.2.0-alpha.12
 SUITE_PREFIX=.cache/conformance-$SUITE_VERSION
@@ -36,3 +36,37 @@ if ((runner_major < 22)); then
   echo "conformance: $RUNNER_NODE is Node $runner_major; the suite needs Node >= 22" >&2
   exit 2
 fi
+
+# plan_runs server|client "<names, or empty for all>": one run per scenario and revision of
+# REVISIONS it is tagged for. Sets LISTED (what the suite lists, `name tags`), LABELS
+# (`name@revision`), REVISION_OF (the revision of each label) and UNTAGGED (scenarios tagged for
+# none of REVISIONS).
+plan_runs() {
+  local kind=$1 wanted=$2 entry name tags revision matched
+  # `list --server` / `list --client` print `  - name [rev,rev,...]`: keep the name and its tags.
+  mapfile -t LISTED < <("$RUNNER_NODE" "$SUITE" list "--$kind" |
+    sed -n 's/^ *- \([^ ]*\)\( *\[\(.*\)\]\)\{0,1\} *$/\1 \3/p')
+  if ((${#LISTED[@]} == 0)); then
+    echo "conformance: the suite listed no $kind scenarios" >&2
+    exit 2
+  fi
+  local -A want=()
+  for name in $wanted; do want[$name]=1; done
+  LABELS=()
+  REVISION_OF=()
+  UNTAGGED=()
+  for entry in "${LISTED[@]}"; do
+    name=${entry%% *}
+    tags=",${entry#* },"
+    if ((${#want[@]} > 0)) && [[ -z "${want[$name]:-}" ]]; then continue; fi
+    matched=0
+    for revision in "${REVISIONS[@]}"; do
+      if [[ "$tags" == *",$revision,"* ]]; then
+        LABELS+=("$name@$revision")
+        REVISION_OF+=("$revision")
+        matched=1
+      fi
+    done
+    if ((matched == 0)); then UNTAGGED+=("$name"); fi
+  done
+}
