@@ -3,7 +3,8 @@
 # (@modelcontextprotocol/conformance, pinned in conformance/suite.sh) against conformance/server.ts,
 # an MCPServer fixture, at both protocol eras: each scenario once per revision among 2025-11-25
 # (legacy, initialize and sessions) and 2026-07-28 (stateless, server/discover) that it is tagged
-# for, labelled `scenario@revision`. Then it runs every client scenario against
+# for, labelled `scenario@revision`; then all of them again against the fixture's /mcp-v1 endpoint,
+# the same server configured with the startHTTP options written for the SDK v1 transport. Then it runs every client scenario against
 # conformance/client.ts, an MCPClient "everything client" (conformance/run-client.sh, which also
 # runs on its own). Scenarios of optional extensions that MCPServer does not implement (tagged
 # `extension` only: tasks, skills) are listed and not run.
@@ -32,7 +33,7 @@ HOST_NODE=${HOST_NODE:-node}
 source conformance/suite.sh
 
 rm -rf "$OUT"
-mkdir -p "$OUT/results" "$OUT/logs"
+mkdir -p "$OUT/results" "$OUT/results-v1" "$OUT/logs" "$OUT/logs-v1"
 READY_FILE="$OUT/url"
 
 SERVER_PID=
@@ -80,7 +81,8 @@ if [[ ! -s "$READY_FILE" ]]; then
   cat "$OUT/logs/server.log" >&2
   exit 2
 fi
-URL=$(head -n 1 "$READY_FILE")
+URL=$(sed -n 1p "$READY_FILE")
+URL_V1=$(sed -n 2p "$READY_FILE")
 
 plan_runs server "${CONFORMANCE_SCENARIOS:-}"
 NOT_RUN=("${UNTAGGED[@]}")
@@ -90,25 +92,34 @@ if ((${#LABELS[@]} == 0)); then
 fi
 
 echo "Suite: @modelcontextprotocol/conformance $SUITE_VERSION on $RUNNER_NODE ($("$RUNNER_NODE" --version))"
-echo "Server: $URL"
+echo "Server: $URL, and $URL_V1 (the same server with startHTTP options written for the SDK v1 transport)"
 echo "Running ${#LABELS[@]} server scenario runs at ${REVISIONS[*]} (${#LISTED[@]} scenarios listed by the suite)"
 if ((${#NOT_RUN[@]} > 0)); then
   echo "Not run (extension scenarios, extensions MCPServer does not implement): ${NOT_RUN[*]}"
 fi
 echo
 
-for label in "${LABELS[@]}"; do
-  code=0
-  timeout --kill-after=5 "$SCENARIO_TIMEOUT" \
-    "$RUNNER_NODE" "$SUITE" server --url "$URL" --scenario "${label%@*}" --spec-version "${label#*@}" \
-    -o "$OUT/results/$label" >"$OUT/logs/$label.log" 2>&1 || code=$?
-  if ((code == 124 || code == 137)); then
-    echo "conformance: run $label timed out after ${SCENARIO_TIMEOUT}s" >>"$OUT/logs/$label.log"
-  fi
-done
+# run_scenarios <url> <results dir> <logs dir>: every planned run against one endpoint.
+run_scenarios() {
+  local url=$1 results=$2 logs=$3 label code
+  for label in "${LABELS[@]}"; do
+    code=0
+    timeout --kill-after=5 "$SCENARIO_TIMEOUT" \
+      "$RUNNER_NODE" "$SUITE" server --url "$url" --scenario "${label%@*}" --spec-version "${label#*@}" \
+      -o "$results/$label" >"$logs/$label.log" 2>&1 || code=$?
+    if ((code == 124 || code == 137)); then
+      echo "conformance: run $label timed out after ${SCENARIO_TIMEOUT}s" >>"$logs/$label.log"
+    fi
+  done
+}
 
 summary=0
+run_scenarios "$URL" "$OUT/results" "$OUT/logs"
 "$HOST_NODE" --import tsx conformance/summarize.ts "$OUT/results" "$EXPECTED" "${LABELS[@]}" || summary=$?
+echo
+echo "The same scenarios against $URL_V1 (enableDnsRebindingProtection, allowedHosts with ports, full allowedOrigins):"
+run_scenarios "$URL_V1" "$OUT/results-v1" "$OUT/logs-v1"
+"$HOST_NODE" --import tsx conformance/summarize.ts "$OUT/results-v1" "$EXPECTED" "${LABELS[@]}" || summary=$?
 echo "Results and logs: $OUT/"
 stop_server
 

@@ -1,13 +1,15 @@
 /**
  * Fixture for the official MCP conformance suite (`@modelcontextprotocol/conformance`): an
  * MCPServer exposing the tools, resources, resource templates, prompts and completions that the
- * suite's server scenarios call by name, served over Streamable HTTP at `/mcp` on 127.0.0.1.
+ * suite's server scenarios call by name, served over Streamable HTTP at `/mcp` on 127.0.0.1, and
+ * at `/mcp-v1` with the `startHTTP` options code written for the SDK v1 transport passes
+ * (`enableDnsRebindingProtection`, `allowedHosts` with ports, `allowedOrigins` as full origins).
  *
  * Everything here uses MCPServer's public API only, the way a Mastra application would; nothing
  * works around MCPServer behaviour. `conformance/run.sh` starts it and runs the suite against it.
  *
  * Environment: `PORT` (default 0 = ephemeral), `CONFORMANCE_READY_FILE` (the served URL is
- * written there once the server listens).
+ * written there once the server listens, then the `/mcp-v1` URL on a second line).
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +22,7 @@ import {
   type MCPServerPrompts,
   type MCPServerResources,
   type MCPToolContext,
+  type StreamableHTTPServerTransportOptions,
 } from '../src/index.js';
 
 /** A 1x1 red pixel. */
@@ -614,21 +617,46 @@ const mcp = new MCPServer({
 });
 
 const HTTP_PATH = '/mcp';
+/** The same server configured the way code written for the SDK v1 transport does it. */
+const V1_PATH = '/mcp-v1';
+
+function v1Options(port: number): StreamableHTTPServerTransportOptions {
+  return {
+    enableDnsRebindingProtection: true,
+    allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
+    allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
+  };
+}
 
 const http = createServer((req, res) => {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-  mcp.startHTTP({ url, httpPath: HTTP_PATH, req, res }).catch((error: unknown) => {
-    console.error('startHTTP failed:', error);
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end('Internal server error');
-  });
+  const v1 = url.pathname === V1_PATH;
+  const { port } = http.address() as AddressInfo;
+  mcp
+    .startHTTP({
+      url,
+      httpPath: v1 ? V1_PATH : HTTP_PATH,
+      req,
+      res,
+      ...(v1 ? { options: v1Options(port) } : {}),
+    })
+    .catch((error: unknown) => {
+      console.error('startHTTP failed:', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal server error');
+    });
 });
 
 http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = http.address() as AddressInfo;
   const served = `http://127.0.0.1:${port}${HTTP_PATH}`;
-  if (process.env.CONFORMANCE_READY_FILE) writeFileSync(process.env.CONFORMANCE_READY_FILE, `${served}\n`);
-  console.log(`conformance fixture listening on ${served}`);
+  const servedV1 = `http://127.0.0.1:${port}${V1_PATH}`;
+  if (process.env.CONFORMANCE_READY_FILE) {
+    writeFileSync(process.env.CONFORMANCE_READY_FILE, `${served}\n${servedV1}\n`);
+  }
+  console.log(
+    `conformance fixture listening on ${served} and, configured for the SDK v1 transport, ${servedV1}`,
+  );
 });
 
 let closing = false;

@@ -469,3 +469,22 @@ describe('child processes', () => {
     expect(await leftRunning(log.pids, log.records, 1500)).toEqual([]);
   });
 });
+
+describe('a server that sends a URL request to an elicitation.onRequest() handler', () => {
+  it('is answered with an error naming the server and inputRequests; the form handler is not called', async () => {
+    // URL support declared by the app, yet the handler it set answers forms only.
+    const mcp = client({
+      raw: raw('url-elicitation', { capabilities: { elicitation: { form: {}, url: {} } } }),
+    });
+    let called = 0;
+    await mcp.elicitation.onRequest('raw', async () => {
+      called++;
+      return { action: 'accept', content: {} };
+    });
+    const tools = await mcp.listTools();
+    expect(textOf(await run(tools.raw_ok, { text: 'x' }))).toMatch(
+      /^error .*MCP server 'raw' sent a URL-mode input request.*configure the server's inputRequests option/,
+    );
+    expect(called).toBe(0);
+  });
+});

@@ -8,6 +8,7 @@ import type { MCPErrorCode } from '../shared/error-codes.js';
 import type { ServerConnection } from './connection.js';
 import { clientError, messageOf } from './errors.js';
 import { type FanOutResult, fanOut } from './fan-out.js';
+import { listVersionedPrompts } from './prompt-listing.js';
 import type {
   MCPClientElicitation,
   MCPClientProgress,
@@ -70,9 +71,7 @@ export const listResourcesOn = listOn('resources', async (client, params, option
 const listTemplatesOn = listOn('resources', async (client, params, options) => {
   return (await client.listResourceTemplates(params, options)).resourceTemplates;
 });
-export const listPromptsOn = listOn('prompts', async (client, params, options) => {
-  return (await client.listPrompts(params, options)).prompts;
-});
+export const listPromptsOn = listOn('prompts', listVersionedPrompts);
 
 /** One listing across every server, concurrently, with per-server errors. */
 function listEverywhere<T>(
@@ -122,7 +121,15 @@ export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
     },
     subscribe: async (serverName: string, uri: string): Promise<void> => {
       const connection = lookup.get(serverName);
-      await connection.get();
+      const client = await connection.get();
+      if (connection.era === 'modern' && !client.getServerCapabilities()?.resources?.subscribe) {
+        // A serverless MCPServer, for one: nothing can reach the client after its answer.
+        throw clientError(
+          'MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED',
+          `MCP server '${serverName}' does not offer resource subscriptions (its capabilities have no resources.subscribe), so no update to '${uri}' could ever arrive`,
+          { server: serverName, uri },
+        );
+      }
       if (connection.era !== 'modern') {
         throw clientError(
           'MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED',
@@ -172,6 +179,8 @@ export function promptActions(lookup: ConnectionLookup): MCPClientPrompts {
       const connection = lookup.get(serverName);
       try {
         const meta = connection.requestMeta();
+        // The listing runs alongside, for the v1 reference's `prompt` (the listed prompt itself).
+        const listed = listPromptsOn(connection).catch(() => []);
         const result = await connection.run((client) =>
           client.getPrompt(
             {
@@ -184,9 +193,12 @@ export function promptActions(lookup: ConnectionLookup): MCPClientPrompts {
             { timeout: connection.timeout },
           ),
         );
+        const prompt = (await listed).find(
+          (p) => p.name === name && (version === undefined || p.version === version),
+        );
         return {
           ...result,
-          prompt: {
+          prompt: prompt ?? {
             name,
             ...(version !== undefined ? { version } : {}),
             ...(result.description ? { description: result.description } : {}),
@@ -222,13 +234,25 @@ export function progressActions(lookup: ConnectionLookup): MCPClientProgress {
   };
 }
 
-/** The older page's `elicitation.onRequest()`: sets the server's input request handler. */
+/**
+ * `elicitation.onRequest()` (v1 MCPClient reference): the handler becomes the server's input
+ * request handler, called with the form request's fields flattened as that page documents.
+ */
 export function elicitationActions(lookup: ConnectionLookup): MCPClientElicitation {
   return {
     onRequest: async (serverName, handler) => {
       const connection = lookup.get(serverName);
       const hadHandler = connection.inputRequests !== undefined;
-      connection.inputRequests = handler;
+      connection.inputRequests = ({ key, params, signal }) => {
+        // Only form support is declared for such a handler, so a URL request breaks the contract.
+        if (params.mode === 'url')
+          throw clientError(
+            'MCP_CLIENT_INPUT_REQUEST_UNSUPPORTED',
+            `MCP server '${serverName}' sent a URL-mode input request, but handlers set with elicitation.onRequest() answer form requests only: configure the server's inputRequests option to answer URL requests`,
+            { server: serverName, mode: 'url' },
+          );
+        return handler({ ...params, serverName, key, signal });
+      };
       // The capability is declared at connect: a live connection without it must reconnect.
       if (!hadHandler && connection.connected) await connection.reconnect();
     },

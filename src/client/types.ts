@@ -15,6 +15,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplateType,
+  SSEClientTransportOptions,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
 import type { MCPTraceContext } from '../shared/trace-context.js';
@@ -34,11 +35,16 @@ export interface LogMessage {
 }
 export type LogHandler = (logMessage: LogMessage) => void;
 
-/** `fetch` with the request context of the operation that caused the request (null during the handshake). */
+/**
+ * `fetch` with the request context of the operation that caused the request (null during the
+ * handshake). Its values are typed `any`, as the app stored them, so `requestContext?.get('cookie')`
+ * is usable as a header value without a cast.
+ */
 export type MastraFetchLike = (
   url: string | URL,
   init?: RequestInit,
-  requestContext?: RequestContext | null,
+  // biome-ignore lint/suspicious/noExplicitAny: request context values are whatever the app stored
+  requestContext?: RequestContext<Record<string, any>> | null,
 ) => Promise<Response>;
 
 export interface RequireToolApprovalContext {
@@ -96,11 +102,17 @@ export interface StdioServerDefinition extends BaseServerOptions {
   url?: never;
 }
 
+/** What the legacy SSE transport accepts as `eventSourceInit`: `withCredentials` and a `fetch`. */
+export type MCPEventSourceInit = NonNullable<SSEClientTransportOptions['eventSourceInit']>;
+
 export interface HttpServerDefinition extends BaseServerOptions {
   url: URL;
   requestInit?: RequestInit;
-  /** Compatibility path of the older page: used by the legacy SSE fallback. */
-  eventSourceInit?: EventSourceInit;
+  /**
+   * Options of the legacy SSE stream (v1 MCPClient reference), used by the SSE fallback: its own
+   * `fetch(url, init)` sends headers with the stream request.
+   */
+  eventSourceInit?: MCPEventSourceInit;
   fetch?: MastraFetchLike;
   allowedHosts?: string[];
   authProvider?: OAuthClientProvider;
@@ -174,18 +186,30 @@ export interface MCPResourceTemplatesWithErrors extends FanOutErrors {
 
 /** `prompts.listWithErrors()`. */
 export interface MCPPromptsWithErrors extends FanOutErrors {
-  prompts: Record<string, Prompt[]>;
+  prompts: Record<string, MCPPrompt[]>;
 }
 
-/** `resources.read()`: the protocol's ReadResourceResult (`contents`, each text or blob, with its `uri`). */
-export interface MCPReadResourceResult extends ReadResourceResult {}
+/** One entry of `resources.read()`'s `contents`: text or blob, either readable without narrowing. */
+export type MCPResourceContents = ReadResourceResult['contents'][number] & { text?: string; blob?: string };
 
 /**
- * `prompts.get()`: the protocol's GetPromptResult (`messages`, `description`) plus `prompt`, the
- * older page's field naming the prompt (and `version`) that was fetched.
+ * `resources.read()`: the protocol's ReadResourceResult (`contents`, each text or blob, with its
+ * `uri`). `contents[0].text` reads as `string | undefined`, as the reference pages use it.
+ */
+export interface MCPReadResourceResult extends ReadResourceResult {
+  contents: MCPResourceContents[];
+}
+
+/** A listed prompt, with the `version` a server that versions its prompts sends. */
+export type MCPPrompt = Prompt & { version?: string };
+
+/**
+ * `prompts.get()`'s result: the protocol's messages and description, and `prompt`, the prompt as
+ * the server lists it (title, description, arguments, version; v1 MCPClient reference). When the
+ * listing does not hold it, `prompt` is built from the name, version and description.
  */
 export interface MCPGetPromptResult extends GetPromptResult {
-  prompt: { name: string; version?: string; description?: string };
+  prompt: MCPPrompt;
 }
 
 /** What `progress.onUpdate()` handlers receive. */
@@ -215,7 +239,7 @@ export interface MCPClientResources {
 /** `mcpClient.prompts`. */
 export interface MCPClientPrompts {
   /** Every server's prompts; a server that fails is left out (see `listWithErrors`). */
-  list(): Promise<Record<string, Prompt[]>>;
+  list(): Promise<Record<string, MCPPrompt[]>>;
   listWithErrors(options?: WithErrorsOptions): Promise<MCPPromptsWithErrors>;
   /**
    * One prompt's messages. `args` are the prompt's arguments; the protocol carries strings, and
@@ -240,7 +264,25 @@ export interface MCPClientProgress {
   onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
 }
 
-/** `mcpClient.elicitation`: the older page's way to set a server's input request handler. */
+/**
+ * What an `elicitation.onRequest()` handler receives (the v1 MCPClient reference's
+ * `ElicitationHandler` request): the form request's own fields (`message`, `requestedSchema`,
+ * `_meta`), plus the server it came from, the request key and a signal that aborts when the
+ * server or the call gives up.
+ */
+export type MCPElicitationRequest = ElicitRequestFormParams & {
+  serverName: string;
+  key: string;
+  signal: AbortSignal;
+};
+
+/** The v1 reference's `ElicitationHandler`: answers one form request from a server. */
+export type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
+
+/**
+ * `mcpClient.elicitation` (v1 MCPClient reference): sets a server's handler for form requests.
+ * The v2 equivalent is the server definition's `inputRequests`, which also answers URL requests.
+ */
 export interface MCPClientElicitation {
-  onRequest(serverName: string, handler: MCPInputRequestHandler): Promise<void>;
+  onRequest(serverName: string, handler: ElicitationHandler): Promise<void>;
 }

@@ -80,11 +80,13 @@ export interface ProtocolInstance {
   subscriptions: Set<string>;
 }
 
-export function capabilitiesOf(host: ProtocolHost): ServerCapabilities {
-  const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-  if (host.resources) capabilities.resources = { subscribe: true, listChanged: true };
+export function capabilitiesOf(host: ProtocolHost, mode: ElicitationMode): ServerCapabilities {
+  // A serverless answer ends with its request: nothing can reach the client afterwards.
+  const notifies = mode !== 'serverless';
+  const capabilities: ServerCapabilities = { tools: notifies ? { listChanged: true } : {}, logging: {} };
+  if (host.resources) capabilities.resources = notifies ? { subscribe: true, listChanged: true } : {};
   if (host.resources?.apps.size) capabilities.extensions = host.resources.apps.extensions();
-  if (host.prompts) capabilities.prompts = { listChanged: true };
+  if (host.prompts) capabilities.prompts = notifies ? { listChanged: true } : {};
   if (host.resources || host.prompts) capabilities.completions = {};
   return capabilities;
 }
@@ -142,7 +144,7 @@ export function createProtocolServer(
   const server = new ErrorShapingServer(
     host.info,
     {
-      capabilities: capabilitiesOf(host),
+      capabilities: capabilitiesOf(host, mode),
       ...(host.instructions ? { instructions: host.instructions } : {}),
       ...(mode === 'modern' ? { requestState: { verify: host.suspended.codec.verify } } : {}),
     },

@@ -16,7 +16,7 @@ import {
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
-import type { LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { ElicitResult, LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
@@ -46,7 +46,7 @@ import type { HostGuardOptions } from './transports/host-guard.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
-import type { AppResources, MCPServerConfig } from './types.js';
+import type { AppResources, ElicitationRequest, MCPServerConfig } from './types.js';
 
 const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
 
@@ -116,6 +116,15 @@ export class MCPServer extends MCPServerBase {
   readonly events: MCPServerEvents;
   /** Prompt change notifications. */
   readonly prompts: { notifyListChanged: () => Promise<void> };
+  /**
+   * Named in the v1 MCPClient reference's elicitation walkthrough ("the server tool calls
+   * `server.elicitation.sendRequest()`"). An elicitation is a request to the one client whose
+   * tool call is running, over that call's session (and, on 2026-07-28, inside that call's
+   * result), and a server object serves many sessions and calls at once: only the tool's own
+   * `context.mcp.elicitation.sendRequest()` knows which. Called here, it rejects with
+   * `MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT`, which says so.
+   */
+  readonly elicitation: { sendRequest: (request: ElicitationRequest) => Promise<ElicitResult> };
   /** Dynamic tool management; `tools()` is the registry getter, hence the name. */
   readonly toolActions: {
     add: (tools: ToolsInput) => Promise<void>;
@@ -199,6 +208,17 @@ export class MCPServer extends MCPServerBase {
       notifyListChanged: () => this.connections.resourcesChanged(),
     };
     this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
+    this.elicitation = {
+      sendRequest: async () => {
+        throw new MastraError({
+          id: 'MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT',
+          domain: 'MCP',
+          category: 'USER',
+          text: `MCP server '${this.id}': server.elicitation.sendRequest() cannot know which client to ask, since an elicitation belongs to the tool call in progress. Call context.mcp.elicitation.sendRequest() from the tool's execute(tool input, context) instead`,
+          details: { serverId: this.id },
+        });
+      },
+    };
     this.toolActions = {
       add: async (tools) => {
         const added = this.registry.add(tools);
@@ -299,8 +319,8 @@ export class MCPServer extends MCPServerBase {
    * message bodies are bounded by `limits`.
    */
   override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
-    const { url, ssePath, messagePath, allowedHosts, allowedOrigins } = options;
-    const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins };
+    const { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection } = options;
+    const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection };
     const honoSse = await this.loadHonoSse();
     if (options.context) {
       return honoSse.handle({

@@ -14,7 +14,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { httpStatusOf } from '../errors.js';
-import type { HttpServerDefinition } from '../types.js';
+import type { HttpServerDefinition, MCPEventSourceInit } from '../types.js';
 import { allowedHostsFetch, hostNotAllowed } from './allowed-hosts.js';
 import { instanceAffinityFetch } from './instance-affinity.js';
 
@@ -25,7 +25,10 @@ export const requestContextScope = new AsyncLocalStorage<RequestContext | null>(
 export function serverFetch(definition: HttpServerDefinition, serverName: string): FetchLike {
   const custom = definition.fetch;
   const bound: FetchLike | undefined =
-    custom && ((url, init) => custom(url, init, requestContextScope.getStore() ?? null));
+    custom &&
+    // The context is the one the app passed in; its values are whatever the app put there.
+    ((url, init) =>
+      custom(url, init, (requestContextScope.getStore() ?? null) as Parameters<typeof custom>[2]));
   if (definition.allowedHosts) return allowedHostsFetch(serverName, definition.allowedHosts, bound);
   return bound ?? ((url, init) => fetch(url, init));
 }
@@ -59,9 +62,11 @@ export function streamableTransport(
 
 /** `eventSourceInit`, whose own `fetch` (the SSE stream's, if given) is held to `allowedHosts` too. */
 function eventSourceInit(definition: HttpServerDefinition, serverName: string) {
-  const init = definition.eventSourceInit as (EventSourceInit & { fetch?: FetchLike }) | undefined;
+  const init = definition.eventSourceInit;
   if (!init?.fetch || !definition.allowedHosts) return init;
-  return { ...init, fetch: allowedHostsFetch(serverName, definition.allowedHosts, init.fetch) };
+  // The stream's fetch is called with a fetch init and must answer a Response: the same contract.
+  const checked = allowedHostsFetch(serverName, definition.allowedHosts, init.fetch as FetchLike);
+  return { ...init, fetch: checked as NonNullable<MCPEventSourceInit['fetch']> };
 }
 
 export function sseTransport(definition: HttpServerDefinition, serverName: string): SSEClientTransport {

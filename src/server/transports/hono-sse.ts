@@ -28,6 +28,7 @@ import {
   messageProblem,
   readJsonBody,
   readWebJsonBody,
+  requestIdOf,
   sendJsonRpcError,
 } from './node-http.js';
 import { RequestGate } from './request-gate.js';
@@ -76,7 +77,13 @@ export class HonoSseEndpoint {
   async handle(options: HonoSSETransportOptions): Promise<Response> {
     const { url, ssePath, messagePath, context, authInfo } = options;
     const rejection = hostGuardRejection(guardedHonoRequest(context), options);
-    if (rejection) return jsonRpcErrorResponse(403, -32000, `Forbidden: ${rejection}`);
+    if (rejection) {
+      // The 403 answers the request the body holds, by its id, when the body parses.
+      const body =
+        context.req.method === 'POST' ? await readWebJsonBody(context.req.raw, this.limits) : undefined;
+      const id = body?.ok ? requestIdOf(body.body) : null;
+      return jsonRpcErrorResponse(403, -32000, `Forbidden: ${rejection}`, id);
+    }
     if (url.pathname === ssePath && context.req.method === 'GET') {
       const { maxSseConnections } = this.limits;
       if (this.transports.size >= maxSseConnections) {
@@ -109,7 +116,7 @@ export class HonoSseEndpoint {
   async handleNode(options: HonoSseNodeOptions): Promise<void> {
     const { url, messagePath, req, res, authInfo } = options;
     await answeringFailures(res, this.onerror, async () => {
-      if (!admitRequest(req, res, options)) return;
+      if (!(await admitRequest(req, res, options, this.limits))) return;
       if (url.pathname !== messagePath || req.method !== 'POST') {
         const app = new Hono();
         app.all('*', (context) => this.handle({ ...options, context }));

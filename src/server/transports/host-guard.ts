@@ -4,7 +4,9 @@
  * address checks them only against lists it was given. Where the listening address is unknown
  * (a Hono context on a runtime other than @hono/node-server) the loopback rules apply: failing
  * closed is what keeps a local server safe, and a public one names its hosts anyway. Decisions use
- * the SDK's validators.
+ * the SDK's validators, which compare hostnames; entries written for the SDK v1 transport
+ * (`127.0.0.1:3000`, `http://127.0.0.1:3000`) are compared exactly, as that transport did, and
+ * its `enableDnsRebindingProtection: false` turns the checks off.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
@@ -14,14 +16,72 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
-import { sendJsonRpcError } from './node-http.js';
+import {
+  type BodyLimits,
+  readNodeBody,
+  refuseNodeRequest,
+  requestIdOf,
+  sendJsonRpcError,
+} from './node-http.js';
 import { checkRequestTarget, type RequestTarget } from './request-target.js';
 
 export interface HostGuardOptions {
-  /** Hostnames (no port) the `Host` header may name. Default: loopback names on a loopback listener. */
+  /**
+   * What the `Host` header may name. Default: loopback names on a loopback listener. An entry
+   * without a port (`localhost`) matches the hostname on any port; an entry with one
+   * (`localhost:3000`, the SDK v1 transport's form) matches the header exactly.
+   */
   allowedHosts?: string[];
-  /** Hostnames (no port) a browser `Origin` may name. Default: loopback names on a loopback listener. */
+  /**
+   * What a browser `Origin` may name. Default: loopback names on a loopback listener. A hostname
+   * (`localhost`) matches any scheme and port; a full origin (`http://localhost:3000`, the SDK v1
+   * transport's form) matches exactly.
+   */
   allowedOrigins?: string[];
+  /**
+   * The SDK v1 transport's switch. `false` turns the `Host`/`Origin` checks off (the v1 meaning:
+   * only for servers behind a proxy that checks them); `true` or unset checks them.
+   */
+  enableDnsRebindingProtection?: boolean;
+}
+
+/** `host:port` or `[v6]:port`: an SDK v1 entry, compared with the whole header. */
+const HOST_WITH_PORT = /^(\[[^\]]*\]|[^:]*):\d+$/;
+
+/** A full origin, not the SDK's `scheme://*` wildcard (which its validator handles). */
+function isFullOrigin(entry: string): boolean {
+  return entry.includes('://') && !entry.endsWith('://*');
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    return new URL(value).origin.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function checkHost(host: string | undefined, allowed: string[]): string | undefined {
+  const exact = allowed.filter((entry) => HOST_WITH_PORT.test(entry));
+  if (host && exact.some((entry) => entry.toLowerCase() === host.toLowerCase())) return undefined;
+  const checked = validateHostHeader(
+    host,
+    allowed.filter((entry) => !exact.includes(entry)),
+  );
+  if (checked.ok) return undefined;
+  return `${exact.length && host ? `Invalid Host: ${host}` : checked.message} (allowedHosts: ${allowed.join(', ')})`;
+}
+
+function checkOrigin(origin: string | undefined, allowed: string[]): string | undefined {
+  const exact = allowed.filter(isFullOrigin);
+  const sent = origin ? originOf(origin) : undefined;
+  if (sent && exact.some((entry) => originOf(entry) === sent)) return undefined;
+  const checked = validateOriginHeader(
+    origin,
+    allowed.filter((entry) => !isFullOrigin(entry)),
+  );
+  if (checked.ok) return undefined;
+  return `${checked.message} (allowedOrigins: ${allowed.join(', ')})`;
 }
 
 /** What the guard looks at: the two headers and the address the request arrived on. */
@@ -44,18 +104,11 @@ export function hostGuardRejection(
   { host, origin, localAddress }: GuardedRequest,
   options: HostGuardOptions = {},
 ): string | undefined {
+  if (options.enableDnsRebindingProtection === false) return undefined;
   const loopback = localAddress === undefined || isLoopbackAddress(localAddress);
   const hosts = options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined);
   const origins = options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined);
-  if (hosts) {
-    const checked = validateHostHeader(host, hosts);
-    if (!checked.ok) return `${checked.message} (allowedHosts: ${hosts.join(', ')})`;
-  }
-  if (origins) {
-    const checked = validateOriginHeader(origin, origins);
-    if (!checked.ok) return `${checked.message} (allowedOrigins: ${origins.join(', ')})`;
-  }
-  return undefined;
+  return (hosts && checkHost(host, hosts)) || (origins && checkOrigin(origin, origins)) || undefined;
 }
 
 /** The guard's view of a Node request; a socket without an address counts as a non-loopback one. */
@@ -68,20 +121,22 @@ export function guardedNodeRequest(req: IncomingMessage): GuardedRequest {
  * (405 for a method a web `Request` cannot carry), a foreign `Host`/`Origin` 403. Returns the
  * checked target, or undefined once the refusal is answered.
  */
-export function admitRequest(
+export async function admitRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  options: HostGuardOptions = {},
-): RequestTarget | undefined {
+  options: HostGuardOptions,
+  limits: BodyLimits,
+): Promise<RequestTarget | undefined> {
   const checked = checkRequestTarget(req);
   if (!checked.ok) {
     sendJsonRpcError(res, checked.status, -32000, checked.message);
     return undefined;
   }
   const rejection = hostGuardRejection(guardedNodeRequest(req), options);
-  if (rejection) {
-    sendJsonRpcError(res, 403, -32000, `Forbidden: ${rejection}`);
-    return undefined;
-  }
-  return checked.target;
+  if (!rejection) return checked.target;
+  // The 403 answers the request the body holds, by its id, when the body parses.
+  const body = req.method === 'POST' ? await readNodeBody(req, limits) : undefined;
+  const id = body?.ok ? requestIdOf(body.body) : null;
+  refuseNodeRequest(req, res, { status: 403, code: -32000, message: `Forbidden: ${rejection}`, id }, limits);
+  return undefined;
 }

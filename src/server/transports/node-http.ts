@@ -16,11 +16,19 @@ export interface Refusal {
   status: number;
   code: number;
   message: string;
+  /** The id of the request refused, when its body was read and named one. */
+  id?: RequestId;
 }
 
 export type BodyOutcome = { ok: true; body: unknown } | ({ ok: false } & Refusal);
 
 type RequestId = string | number | null;
+
+/** The id of the one JSON-RPC request a parsed body holds; null for anything else (a batch, junk). */
+export function requestIdOf(body: unknown): RequestId {
+  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
 
 export function jsonRpcErrorText(code: number, message: string, id: RequestId = null): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
@@ -194,8 +202,13 @@ export async function readWebJsonBody(request: Request, limits: BodyLimits): Pro
 }
 
 /** A JSON-RPC error as a web `Response`. */
-export function jsonRpcErrorResponse(status: number, code: number, message: string): Response {
-  return new Response(jsonRpcErrorText(code, message), {
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  id: RequestId = null,
+): Response {
+  return new Response(jsonRpcErrorText(code, message, id), {
     status,
     headers: { 'content-type': 'application/json' },
   });
@@ -232,7 +245,7 @@ function collectNodeBody(req: IncomingMessage, limits: BodyLimits): Promise<Uint
  * socket with unread data resets it and the client would lose the reply. A 408 ends at once: its
  * client has stopped sending (as has one that went away).
  */
-function refuseNodeRequest(
+export function refuseNodeRequest(
   req: IncomingMessage,
   res: ServerResponse,
   refusal: Refusal,
@@ -242,7 +255,7 @@ function refuseNodeRequest(
     res.end();
     return;
   }
-  const text = jsonRpcErrorText(refusal.code, refusal.message);
+  const text = jsonRpcErrorText(refusal.code, refusal.message, refusal.id);
   res.writeHead(refusal.status, {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),
@@ -273,15 +286,20 @@ export async function readJsonBody(
   res: ServerResponse,
   limits: BodyLimits = DEFAULT_LIMITS,
 ): Promise<BodyOutcome> {
-  let outcome: BodyOutcome;
-  if (req.body !== undefined) outcome = admitted(req.body, limits);
-  else {
-    const early = refusalBeforeReading(req.headers['content-type'], req.headers['content-length'], limits);
-    const result = early ?? (await collectNodeBody(req, limits));
-    outcome = Array.isArray(result) ? parsed(result, limits) : { ok: false, ...result };
-  }
+  const outcome = await readNodeBody(req, limits);
   if (!outcome.ok) refuseNodeRequest(req, res, outcome, limits);
   return outcome;
+}
+
+/** Reads the JSON body of a Node request within `limits`, leaving any refusal to the caller. */
+export async function readNodeBody(
+  req: IncomingMessage & { body?: unknown },
+  limits: BodyLimits,
+): Promise<BodyOutcome> {
+  if (req.body !== undefined) return admitted(req.body, limits);
+  const early = refusalBeforeReading(req.headers['content-type'], req.headers['content-length'], limits);
+  const result = early ?? (await collectNodeBody(req, limits));
+  return Array.isArray(result) ? parsed(result, limits) : { ok: false, ...result };
 }
 
 /**

@@ -52,8 +52,9 @@ export class SseEndpoint {
     await answeringFailures(options.res, this.onerror, () => this.route(options));
   }
 
-  private async route({ url, ssePath, messagePath, req, res, allowedHosts, allowedOrigins }: SseOptions) {
-    if (!admitRequest(req, res, { allowedHosts, allowedOrigins })) return;
+  private async route(options: SseOptions) {
+    const { url, ssePath, messagePath, req, res } = options;
+    if (!(await admitRequest(req, res, options, this.limits))) return;
     if (url.pathname === ssePath && req.method === 'GET') {
       await this.open(messagePath, req, res);
       return;

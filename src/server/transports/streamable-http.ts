@@ -91,7 +91,7 @@ export class StreamableHttpEndpoint {
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
     if (this.deps.instanceId) res.setHeader(MCP_INSTANCE_ID_HEADER, this.deps.instanceId);
-    const target = admitRequest(req, res, options);
+    const target = await admitRequest(req, res, options, this.limits);
     if (!target) return;
     let body: unknown;
     if (req.method === 'POST') {

@@ -1,0 +1,12 @@
+// MCPClient reference (v1), "Response types": Accept: the user provided data and confirmed (the page shows only the return statement; wrapped in a handler).
+import type { MCPClient } from 'mastra-mcp';
+
+// Assumed from the app:
+declare const mcpClient: MCPClient;
+
+mcpClient.elicitation.onRequest('interactiveServer', async (request) => {
+  return {
+    action: 'accept',
+    content: { name: 'John Doe', email: 'john@example.com' },
+  };
+});

@@ -1,0 +1,33 @@
+// MCPClient reference (v1), "Interactive browser authentication": authenticate() after getServerAuthState() reports 'needs-auth'.
+import { MCPClient, MCPOAuthClientProvider } from 'mastra-mcp';
+
+const oauthProvider = new MCPOAuthClientProvider({
+  redirectUrl: 'http://127.0.0.1:5533/oauth/callback',
+  clientMetadata: {
+    redirect_uris: ['http://127.0.0.1:5533/oauth/callback'],
+    client_name: 'My MCP Client',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  },
+  onRedirectToAuthorization: (url) => {
+    // Open the user's browser at the consent page
+    console.log(`Please visit: ${url}`);
+  },
+});
+
+const mcp = new MCPClient({
+  servers: {
+    protectedServer: {
+      url: new URL('https://mcp.example.com/mcp'),
+      authProvider: oauthProvider,
+    },
+  },
+});
+
+try {
+  await mcp.listTools();
+} catch {
+  if (mcp.getServerAuthState('protectedServer') === 'needs-auth') {
+    await mcp.authenticate('protectedServer');
+  }
+}

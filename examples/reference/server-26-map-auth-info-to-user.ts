@@ -1,0 +1,30 @@
+// MCPServer reference, "Map auth data for FGA": mapAuthInfoToUser building the user an FGA provider expects.
+import type { Tool } from '@mastra/core/tools';
+import { MCPServer } from 'mastra-mcp';
+
+// Assumed from the app:
+declare const getUserData: Tool;
+
+const server = new MCPServer({
+  id: 'my-server',
+  name: 'My Server',
+  version: '1.0.0',
+  tools: { getUserData },
+  mapAuthInfoToUser: ({ authInfo }) => {
+    const user = authInfo as {
+      extra?: {
+        userId?: string;
+        organizationMembershipId?: string;
+      };
+    };
+
+    if (!user.extra?.userId) {
+      return null;
+    }
+
+    return {
+      id: user.extra.userId,
+      organizationMembershipId: user.extra.organizationMembershipId,
+    };
+  },
+});
