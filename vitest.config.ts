@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 const unit = [
   'src/**/*.test.ts',
+  'test/architecture.test.ts',
   'test/events-wire.test.ts',
   'test/readme.test.ts',
   'test/client-typed.test.ts',

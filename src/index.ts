@@ -35,7 +35,6 @@ export type {
   MCPEventSubscription,
   MCPReceivedEvent,
 } from './client/events/types.js';
-export { MCPClientServerProxy, type ProxyToolInfo } from './client/server-proxy.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
 export type {
   MCPServerTypes,
@@ -82,6 +81,7 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export { MCPClientServerProxy } from './proxy/server-proxy.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,
@@ -102,33 +102,36 @@ export type {
   MCPServerEventBusListener,
   MCPServerEventBusMember,
 } from './server/event-bus.js';
+export type {
+  MCPEventOccurrence,
+  MCPEventStore,
+  MCPEventStoreFilter,
+  MCPEventStoreReadResult,
+  MCPStoredEvent,
+  MCPWebhookQueue,
+} from './server/events/contracts.js';
 export { InMemoryMCPEventStore } from './server/events/memory-store.js';
 export type {
   InMemoryMCPEventStoreOptions,
   MCPEmitOptions,
   MCPEmittedEvent,
   MCPEventAuthorizationRequest,
-  MCPEventOccurrence,
-  MCPEventStore,
-  MCPEventStoreFilter,
-  MCPEventStoreReadResult,
   MCPEventTypeConfig,
   MCPEventTypes,
   MCPServerEvents,
   MCPServerEventsConfig,
   MCPServerWebhookOptions,
   MCPServerWebhookRetryOptions,
-  MCPStoredEvent,
 } from './server/events/types.js';
-export type { MCPWebhookQueue } from './server/events/webhook-delivery.js';
 export { DEFAULT_LIMITS, type MCPServerLimits } from './server/limits.js';
 export {
   type MCPServerRequestStateOptions,
   type RequestStateKey,
   requestStateInstance,
 } from './server/request-state.js';
-export { MCPServer, type MCPServerHonoSSEStartOptions, type ToolInfo } from './server/server.js';
+export { MCPServer, type MCPServerHonoSSEStartOptions } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
+export type { ToolInfo } from './server/tool-info.js';
 export { SSETransport } from './server/transports/hono-sse-transport.js';
 export { requestUrl } from './server/transports/request-target.js';
 export type {

@@ -13,7 +13,7 @@ import { type AppsExample, startAppsExample } from '../examples/apps/serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCREENSHOT = `${ROOT}.cache/screenshots/apps-browser.png`;
-/** How long the page may take to show something (two bundles parse, a few round trips). */
+/** How long the host page may take to show something (two bundles parse, a few round trips). */
 const UI_TIMEOUT_MS = 10_000;
 /** Bundling the pages and starting Chromium or a tsx process take a while on a busy 2-core machine. */
 const START_TIMEOUT_MS = 60_000;
@@ -42,7 +42,7 @@ describe('MCP Apps in headless Chromium', () => {
     });
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    // Console errors of the page and its frames: CSP refusals, failed loads, bridge failures.
+    // Console errors of the host page and its frames: CSP refusals, failed loads, bridge failures.
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());
     });

@@ -6,7 +6,6 @@
  */
 import { MastraError } from '@mastra/core/error';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateWebhookSecret } from '../src/events/wire.js';
 import {
   InMemoryMCPEventStore,
   type MastraMCPServerDefinition,
@@ -20,6 +19,7 @@ import {
   type MCPServerEventsConfig,
   type MCPServerWebhookOptions,
 } from '../src/index.js';
+import { generateWebhookSecret } from '../src/shared/events-wire.js';
 import { eventsServer, pushOccurrence } from './fixtures/events.js';
 import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
 import { bearerAuth, eventually, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/events/canonical-json.js';
+import { canonicalJson } from '../src/shared/canonical-json.js';
 import {
   cursorOf,
   decodeWebhookSecret,
   EventOccurrenceSchema,
   generateWebhookSecret,
   WebhookControlBodySchema,
-} from '../src/events/wire.js';
+} from '../src/shared/events-wire.js';
 
 describe('events wire', () => {
   it('accepts whsec_ secrets of 24 to 64 bytes of padded base64 and nothing else', () => {

@@ -24,17 +24,29 @@ afterEach(async () => {
 
 /** What the `hold` tool saw: how many runs started and the most that ran at once. */
 const gauge = { running: 0, max: 0, started: 0 };
-beforeEach(() => Object.assign(gauge, { running: 0, max: 0, started: 0 }));
+/** What a `hold` run with a negative `ms` waits for, so a test decides when the held runs end. */
+function newGate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+let gate = newGate();
+beforeEach(() => {
+  Object.assign(gauge, { running: 0, max: 0, started: 0 });
+  gate = newGate();
+});
 
 const holdTool = createTool({
   id: 'hold',
-  description: 'Runs for `ms` milliseconds, counting concurrent runs.',
+  description: 'Runs for `ms` milliseconds (until the gate opens when negative), counting concurrent runs.',
   inputSchema: z.object({ ms: z.number() }),
   execute: async ({ ms }) => {
     gauge.started++;
     gauge.running++;
     gauge.max = Math.max(gauge.max, gauge.running);
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await (ms < 0 ? gate.opened : new Promise((resolve) => setTimeout(resolve, ms)));
     gauge.running--;
     return 'held';
   },
@@ -342,9 +354,11 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     const { http } = await setup({ maxConcurrentRequests: 3 });
     const client = await connectSse(new URL(`${http.base}${path}`), newClient('legacy'));
     cleanups.push(() => client.close());
-    const results = await Promise.all(
-      Array.from({ length: 9 }, () => client.callTool({ name: 'hold', arguments: { ms: 100 } })),
-    );
+    // Held until three run at once: however slowly the POSTs arrive, a fourth would have to start.
+    const calls = Array.from({ length: 9 }, () => client.callTool({ name: 'hold', arguments: { ms: -1 } }));
+    await eventually('three held calls to run', () => gauge.running === 3);
+    gate.open();
+    const results = await Promise.all(calls);
     expect(results).toHaveLength(9);
     expect(gauge.started).toBe(9);
     expect(gauge.max).toBe(3);

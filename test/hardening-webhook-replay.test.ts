@@ -7,7 +7,6 @@
  * the sender retries) and each is forgotten once its signature can no longer verify.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateWebhookSecret } from '../src/events/wire.js';
 import {
   type MastraMCPServerDefinition,
   MCPClient,
@@ -15,6 +14,7 @@ import {
   type MCPEventSubscription,
   type MCPReceivedEvent,
 } from '../src/index.js';
+import { generateWebhookSecret } from '../src/shared/events-wire.js';
 import { eventsServer, pushOccurrence } from './fixtures/events.js';
 import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
 import { bearerAuth, eventually, serveHttp } from './helpers.js';

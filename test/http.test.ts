@@ -299,7 +299,7 @@ describe('legacy session options', () => {
   });
 });
 
-describe('more of the reference page', () => {
+describe('more of the MCPServer reference', () => {
   it('on 2026-07-28 the log level arrives with each request', async () => {
     const { http } = await setup();
     const client = await connect(http, 'modern');

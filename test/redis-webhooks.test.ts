@@ -12,13 +12,13 @@ import { type Client, ProtocolError, StreamableHTTPClientTransport } from '@mode
 import { createClient } from 'redis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { InMemoryMCPEventStore, MCPServer } from '../src/index.js';
+import { RedisWebhookQueue, WEBHOOK_ENQUEUE_FAILED } from '../src/redis/index.js';
 import {
   generateWebhookSecret,
   SubscribeEventsResultSchema,
   UnsubscribeEventsResultSchema,
-} from '../src/events/wire.js';
-import { InMemoryMCPEventStore, MCPServer } from '../src/index.js';
-import { RedisWebhookQueue, WEBHOOK_ENQUEUE_FAILED } from '../src/redis/index.js';
+} from '../src/shared/events-wire.js';
 import { eventTypes } from './fixtures/events.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import type { InstanceWebhookOptions } from './fixtures/redis-instance-webhooks.js';

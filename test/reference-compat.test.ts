@@ -86,7 +86,7 @@ const initialize = {
 
 describe('elicitation.onRequest() (v1 MCPClient reference)', () => {
   it.each(ERAS)(
-    'hands the page-shaped request to the handler and the answer to the tool (%s)',
+    'hands the request in the v1 shape to the handler and the answer to the tool (%s)',
     async (_, era) => {
       const { http } = await served();
       const mcp = client({ s: { url: http.mcpUrl, protocolVersion: era } });

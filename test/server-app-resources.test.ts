@@ -12,7 +12,6 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { EVENTS_EXTENSION_ID } from '../src/events/wire.js';
 import {
   MCP_APP_MIME_TYPE,
   MCP_APPS_EXTENSION_ID,
@@ -21,6 +20,7 @@ import {
   type MCPServerConfig,
   type McpUiResourceMeta,
 } from '../src/index.js';
+import { EVENTS_EXTENSION_ID } from '../src/shared/events-wire.js';
 import {
   appServerConfig,
   CALCULATOR_HTML,

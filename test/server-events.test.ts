@@ -1,7 +1,7 @@
 /**
  * MCPServer's events (SEP-3415) over real transports against the SDK's own Client: HTTP on
  * 127.0.0.1 and a stdio child process, pinned to 2026-07-28, with the wire schemas of
- * src/events/wire.ts. Webhooks go to a real https receiver with a certificate made for the test.
+ * src/shared/events-wire.ts. Webhooks go to a real https receiver with a certificate made for the test.
  */
 import {
   type Client,
@@ -12,6 +12,7 @@ import {
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { InMemoryMCPEventStore, type MCPServer, type MCPServerEventsConfig } from '../src/index.js';
 import {
   EVENTS_EXTENSION_ID,
   EVENTS_NOTIFICATIONS,
@@ -22,8 +23,7 @@ import {
   SUBSCRIPTION_ID_META_KEY,
   SubscribeEventsResultSchema,
   UnsubscribeEventsResultSchema,
-} from '../src/events/wire.js';
-import { InMemoryMCPEventStore, type MCPServer, type MCPServerEventsConfig } from '../src/index.js';
+} from '../src/shared/events-wire.js';
 import { eventsServer } from './fixtures/events.js';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.js';
 import {

@@ -11,7 +11,7 @@ import { tool as aiTool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallingModel } from '../examples/mock-model.js';
-import { MCPClient, MCPServer } from '../src/index.js';
+import { MCPClient, MCPServer, type MCPServerEventBus } from '../src/index.js';
 import { eventually, serveHttp } from './helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -19,15 +19,26 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-class WarningLogger extends MastraLogger {
+class RecordingLogger extends MastraLogger {
   readonly warnings: string[] = [];
+  readonly errors: string[] = [];
   debug() {}
   info() {}
   warn(message: string) {
     this.warnings.push(message);
   }
-  error() {}
+  error(message: string) {
+    this.errors.push(message);
+  }
 }
+
+/** A notification bus that is down: every publish is refused. */
+const downBus: MCPServerEventBus = {
+  join: () => ({
+    publish: () => Promise.reject(new Error('bus unreachable')),
+    leave: async () => {},
+  }),
+};
 
 const weatherTool = createTool({
   id: 'weather-tool',
@@ -119,8 +130,25 @@ describe('an MCPServer registered on a Mastra instance', () => {
     expect(registryKeys(mastra)).toEqual([]);
   });
 
+  it("logs a failed bus publish to the Mastra instance's logger, set after the server was built", async () => {
+    const server = new MCPServer({
+      id: 'shared',
+      name: 'Shared',
+      version: '1.0.0',
+      tools: { weatherTool },
+      notifications: { bus: downBus },
+    });
+    const logger = new RecordingLogger();
+    new Mastra({ mcpServers: { shared: server }, logger });
+
+    await server.toolActions.notifyListChanged();
+    expect(logger.errors).toEqual([
+      "MCP notification 'tools_list_changed' not shared with other instances: bus unreachable",
+    ]);
+  });
+
   it("never removes a tool it did not put there, and a replaced tool takes its predecessor's place", async () => {
-    const logger = new WarningLogger();
+    const logger = new RecordingLogger();
     const usersSearch = createTool({
       id: 'search-tool',
       description: "The application's own search.",

@@ -179,13 +179,14 @@ export function promptActions(lookup: ConnectionLookup): MCPClientPrompts {
       const connection = lookup.get(serverName);
       try {
         const meta = connection.requestMeta();
-        // The listing runs alongside, for the v1 reference's `prompt` (the listed prompt itself).
+        // The listing runs alongside, for the v1 MCPClient reference's `prompt` (the listed prompt).
         const listed = listPromptsOn(connection).catch(() => []);
         const result = await connection.run((client) =>
           client.getPrompt(
             {
               name,
-              // Sent as given (the page accepts any value); a server that wants strings answers -32602.
+              // Sent as given (the MCPClient reference accepts any value); a server that wants strings
+              // answers -32602.
               ...(args ? { arguments: args as Record<string, string> } : {}),
               ...(version !== undefined ? { version } : {}),
               ...(meta ? { _meta: meta } : {}),
@@ -236,7 +237,7 @@ export function progressActions(lookup: ConnectionLookup): MCPClientProgress {
 
 /**
  * `elicitation.onRequest()` (v1 MCPClient reference): the handler becomes the server's input
- * request handler, called with the form request's fields flattened as that page documents.
+ * request handler, called with the form request's fields flattened as that reference documents.
  */
 export function elicitationActions(lookup: ConnectionLookup): MCPClientElicitation {
   return {

@@ -4,6 +4,7 @@
  * process hooks. Connections open lazily, on the first operation that needs them.
  */
 import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
+import { MCPClientServerProxy } from '../proxy/server-proxy.js';
 import {
   elicitationActions,
   progressActions,
@@ -19,7 +20,6 @@ import { closeEvents, eventActions, type MCPClientEvents } from './events/event-
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
-import { MCPClientServerProxy } from './server-proxy.js';
 import {
   definitionFrom,
   definitionProblem,

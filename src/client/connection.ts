@@ -1,8 +1,9 @@
 /**
  * One configured server: its transport, negotiated revision, identity, instructions, managed
- * `subscriptions/listen` stream and notification handlers. Invariants: at most one connect is in
- * flight, abandoned (transport closed, child ended, result discarded) once every caller waiting on
- * it gave up; an operation that finds the connection gone reconnects first; a legacy HTTP session
+ * `subscriptions/listen` stream and notification handler sets (each SDK client it connects is
+ * built and routed to them by sdk-client.ts). Invariants: at most one connect is in flight,
+ * abandoned (transport closed, child ended, result discarded) once every caller waiting on it gave
+ * up; an operation that finds the connection gone reconnects first; a legacy HTTP session
  * the server forgot (404) is reopened and the operation retried once; nothing is retried after
  * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect); at most
  * one listen stream is open, its changes made one at a time; `close()` ends every state promptly.
@@ -10,8 +11,7 @@
 import type { RequestContext } from '@mastra/core/request-context';
 import {
   BAGGAGE_META_KEY,
-  Client,
-  type ClientCapabilities,
+  type Client,
   type Implementation,
   LOG_LEVEL_META_KEY,
   type McpSubscription,
@@ -29,7 +29,7 @@ import {
   type ServerAuthState,
 } from './auth/auth-required.js';
 import { clientError, describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
-import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
+import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
@@ -56,22 +56,6 @@ export interface ConnectionSettings {
   clientInfo: { name: string; version: string };
   log: LogHandler;
   onConnected: () => void;
-}
-
-export interface ProgressUpdate {
-  progressToken: string;
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/** Handler sets a connection keeps across reconnects. */
-export class ServerHandlers {
-  readonly toolsChanged = new Set<() => void>();
-  readonly promptsChanged = new Set<() => void>();
-  readonly resourcesChanged = new Set<() => void>();
-  readonly resourceUpdated = new Set<(params: { uri: string }) => void>();
-  readonly progress = new Set<(params: ProgressUpdate) => void>();
 }
 
 function isHttp(definition: MastraMCPServerDefinition): definition is HttpServerDefinition {
@@ -116,7 +100,7 @@ export class ServerConnection {
   readonly subscribedUris = new Set<string>();
   /** Tools the last `tools/list` left out for exceeding a schema budget (read by `mastra-mcp generate`). */
   readonly skippedTools = new Map<string, ToolSchemaOverBudget>();
-  /** Replaced at runtime by the older page's `elicitation.onRequest()`. */
+  /** Replaced at runtime by the v1 MCPClient reference's `elicitation.onRequest()`. */
   inputRequests: MastraMCPServerDefinition['inputRequests'];
 
   constructor(
@@ -213,103 +197,6 @@ export class ServerConnection {
     });
   }
 
-  private newClient(): Client {
-    const { definition } = this;
-    const elicitation = this.inputRequests
-      ? (definition.capabilities?.elicitation ?? { form: {} })
-      : undefined;
-    const mode =
-      definition.protocolVersion === 'legacy'
-        ? 'legacy'
-        : definition.protocolVersion
-          ? { pin: definition.protocolVersion }
-          : 'auto';
-    const client = new Client(
-      {
-        name: definition.clientInfo?.name ?? this.settings.clientInfo.name,
-        version: definition.clientInfo?.version ?? this.settings.clientInfo.version,
-      },
-      {
-        capabilities: {
-          ...(elicitation ? { elicitation } : {}),
-          ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
-        } as ClientCapabilities,
-        versionNegotiation: { mode },
-        jsonSchemaValidator: definition.jsonSchemaValidator ?? defaultJsonSchemaValidator,
-      },
-    );
-    this.wire(client);
-    return client;
-  }
-
-  /** Routes this server's notifications and input requests to the handler sets. */
-  private wire(client: Client): void {
-    const fire = <T>(handlers: Set<(value: T) => void>, value: T) => {
-      for (const handler of handlers) {
-        try {
-          handler(value);
-        } catch (error) {
-          this.log('error', `notification handler failed: ${messageOf(error)}`);
-        }
-      }
-    };
-    client.setNotificationHandler('notifications/tools/list_changed', () =>
-      fire(this.handlers.toolsChanged, undefined),
-    );
-    client.setNotificationHandler('notifications/prompts/list_changed', () =>
-      fire(this.handlers.promptsChanged, undefined),
-    );
-    client.setNotificationHandler('notifications/resources/list_changed', () =>
-      fire(this.handlers.resourcesChanged, undefined),
-    );
-    client.setNotificationHandler('notifications/resources/updated', (n) =>
-      fire(this.handlers.resourceUpdated, { uri: n.params.uri }),
-    );
-    // Our own progress routing: tokens we choose (a run id) rather than the SDK's per-request ones.
-    client.setNotificationHandler('notifications/progress', (n) => {
-      const { progressToken, progress, total, message } = n.params;
-      fire(this.handlers.progress, {
-        progressToken: String(progressToken),
-        progress,
-        ...(total !== undefined ? { total } : {}),
-        ...(message !== undefined ? { message } : {}),
-      });
-    });
-    client.setNotificationHandler('notifications/message', (n) => {
-      const { level, data, logger } = n.params;
-      const entry = {
-        level,
-        message: typeof data === 'string' ? data : JSON.stringify(data),
-        timestamp: new Date(),
-        serverName: this.name,
-        details: { source: 'server', ...(logger ? { logger } : {}), data },
-      };
-      this.emit(entry);
-    });
-    if (this.inputRequests) {
-      client.setRequestHandler('elicitation/create', async (request, ctx) => {
-        const handler = this.inputRequests;
-        if (!handler)
-          throw new Error(
-            `MCP server '${this.name}' asked for user input but no inputRequests handler is configured`,
-          );
-        const result = await handler({
-          key: String(ctx.mcpReq.id),
-          params: request.params as Parameters<typeof handler>[0]['params'],
-          signal: ctx.mcpReq.signal,
-        });
-        if (result.action !== 'accept' && client.getProtocolEra() === 'modern') {
-          throw clientError(
-            'MCP_CLIENT_INPUT_REQUEST_DECLINED',
-            `MCP server '${this.name}': the input request was ${result.action === 'decline' ? 'declined' : 'cancelled'}`,
-            { server: this.name, action: result.action },
-          );
-        }
-        return result;
-      });
-    }
-  }
-
   /**
    * The first transport to try, or the fallback: legacy SSE for an HTTP endpoint that refuses
    * Streamable HTTP, a fresh legacy process for a stdio server whose in-place probe failed.
@@ -338,7 +225,7 @@ export class ServerConnection {
    */
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
     if (signal.aborted) throw signal.reason;
-    const client = this.newClient();
+    const client = newSdkClient(this, this.settings.clientInfo);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
     const transport = guardToolLists(this.transportFor(fallback), ({ name, label, message, over }) => {
       if (over && name !== undefined) this.skippedTools.set(name, over);

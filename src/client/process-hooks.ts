@@ -1,7 +1,7 @@
 /**
  * Process hooks: on SIGINT, SIGTERM or SIGHUP every client that opted in disconnects and the
  * process ends; on beforeExit they disconnect. Listeners are installed once per process, the first
- * time an opted-in client connects, and stay until the process exits (the page's rule).
+ * time an opted-in client connects, and stay until the process exits (the v2 MCPClient reference's rule).
  * `beforeExit` can fire because an idle stdio connection does not hold the process open (see
  * activity.ts); the disconnect it starts does, until its children are gone. It stays installed
  * (`on`, not `once`): a process that goes on and idles again is cleaned up again, and with no

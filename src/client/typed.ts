@@ -5,13 +5,12 @@
  */
 import type { Tool, ToolExecutionContext, ValidationError } from '@mastra/core/tools';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { MastraMCPServerDefinition } from './types.js';
 
 /** The shape of a server map: per server, per tool, input and output types. */
 export type MCPServerTypes = Record<string, { tools: Record<string, { input: unknown; output: unknown }> }>;
 
 /** `never` stands for "no type argument given". */
-type IsUntyped<TServers> = [TServers] extends [never] ? true : false;
+export type IsUntyped<TServers> = [TServers] extends [never] ? true : false;
 
 /**
  * A tool discovered at runtime: its input is whatever the server's JSON Schema accepts (checked
@@ -57,9 +56,3 @@ export type MCPToolsetMap<TServers> =
     : {
         [S in keyof TServers]?: { [N in keyof ToolsOf<TServers[S]>]?: TypedToolOf<ToolsOf<TServers[S]>[N]> };
       };
-
-/** The `servers` option: any names untyped; exactly the declared servers, all required, when typed. */
-export type MCPServerDefinitions<TServers> =
-  IsUntyped<TServers> extends true
-    ? Record<string, MastraMCPServerDefinition>
-    : { [S in keyof TServers]: MastraMCPServerDefinition };

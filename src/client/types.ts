@@ -1,5 +1,5 @@
 /**
- * Public option and result types of MCPClient, named as on the reference page.
+ * Public option and result types of MCPClient, named as in the v1 and v2 MCPClient references.
  */
 import type { RequestContext } from '@mastra/core/request-context';
 import type {
@@ -21,7 +21,7 @@ import type {
 import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPToolDefinition } from './tools/definition.js';
-import type { MCPServerDefinitions, MCPToolMap, MCPToolsetMap } from './typed.js';
+import type { IsUntyped, MCPToolMap, MCPToolsetMap } from './typed.js';
 
 export type { LoggingLevel };
 
@@ -121,6 +121,12 @@ export interface HttpServerDefinition extends BaseServerOptions {
 
 export type MastraMCPServerDefinition = StdioServerDefinition | HttpServerDefinition;
 
+/** The `servers` option: any names untyped; exactly the declared servers, all required, when typed. */
+export type MCPServerDefinitions<TServers> =
+  IsUntyped<TServers> extends true
+    ? Record<string, MastraMCPServerDefinition>
+    : { [S in keyof TServers]: MastraMCPServerDefinition };
+
 /** `TServers` (optional) is a server map type: see "Typed client contracts" in the README. */
 export interface MCPClientOptions<TServers = never> {
   id?: string;
@@ -194,7 +200,8 @@ export type MCPResourceContents = ReadResourceResult['contents'][number] & { tex
 
 /**
  * `resources.read()`: the protocol's ReadResourceResult (`contents`, each text or blob, with its
- * `uri`). `contents[0].text` reads as `string | undefined`, as the reference pages use it.
+ * `uri`). `contents[0].text` reads as `string | undefined`, as both MCPClient references' examples
+ * use it.
  */
 export interface MCPReadResourceResult extends ReadResourceResult {
   contents: MCPResourceContents[];
@@ -243,7 +250,8 @@ export interface MCPClientPrompts {
   listWithErrors(options?: WithErrorsOptions): Promise<MCPPromptsWithErrors>;
   /**
    * One prompt's messages. `args` are the prompt's arguments; the protocol carries strings, and
-   * the reference page types them `Record<string, any>`, so any value is accepted and sent as is.
+   * the MCPClient reference (v1 and v2) types them `Record<string, any>`, so any value is accepted
+   * and sent as is.
    */
   get(request: {
     serverName: string;
@@ -276,7 +284,7 @@ export type MCPElicitationRequest = ElicitRequestFormParams & {
   signal: AbortSignal;
 };
 
-/** The v1 reference's `ElicitationHandler`: answers one form request from a server. */
+/** The v1 MCPClient reference's `ElicitationHandler`: answers one form request from a server. */
 export type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
 
 /**

@@ -16,15 +16,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MastraError } from '@mastra/core/error';
-import { describe, type ResolvedSubscription } from '../server/events/event-types.js';
-import type { MCPStoredEvent } from '../server/events/types.js';
-import {
-  type MCPWebhookQueue,
-  WebhookAttempts,
-  type WebhookDelivery,
-  type WebhookDeliveryContext,
-} from '../server/events/webhook-delivery.js';
-import type { WebhookRecord } from '../server/events/webhook-registry.js';
+import type {
+  MCPStoredEvent,
+  MCPWebhookQueue,
+  WebhookDelivery,
+  WebhookDeliveryContext,
+  WebhookRecord,
+  WebhookSubscription,
+} from '../server/events/contracts.js';
+import { describe } from '../server/events/event-types.js';
+import { WebhookAttempts } from '../server/events/webhook-delivery.js';
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient } from './command.js';
 import { invalidOption, positiveOption } from './errors.js';
 import { QueueCommands, type QueueSettings, WebhookConsumer } from './webhook-consumer.js';
@@ -108,11 +109,11 @@ class RedisWebhookDelivery implements WebhookDelivery {
     this.consumer = new WebhookConsumer(settings, context, new WebhookAttempts(context, this.registry));
   }
 
-  async start(record: WebhookRecord, subscription: ResolvedSubscription, from: string) {
+  async start(record: WebhookRecord, subscription: WebhookSubscription, from: string) {
     await this.backfill(record, subscription, from);
   }
 
-  async refreshed(record: WebhookRecord, subscription: ResolvedSubscription, reactivated: boolean) {
+  async refreshed(record: WebhookRecord, subscription: WebhookSubscription, reactivated: boolean) {
     if (!reactivated) return;
     // Nothing was enqueued while it was suspended: what the store kept since then goes out now.
     await this.backfill(record, subscription, record.watermark).catch((error: unknown) =>
@@ -159,7 +160,7 @@ class RedisWebhookDelivery implements WebhookDelivery {
   }
 
   /** Enqueues what the store holds for the subscription after `from`, up to its head now. */
-  private async backfill(record: WebhookRecord, subscription: ResolvedSubscription, from: string) {
+  private async backfill(record: WebhookRecord, subscription: WebhookSubscription, from: string) {
     const head = await this.context.log.head();
     let after = from;
     let position = from;

@@ -11,13 +11,13 @@
  * scored by seq; the watermark is the `after` of the oldest unsettled job, else `last`.
  */
 import { createHash } from 'node:crypto';
-import type { DeliveryStatus, WebhookErrorCategory } from '../events/wire.js';
 import type {
   WebhookRecord,
   WebhookRefresh,
   WebhookRegistry,
   WebhookReport,
-} from '../server/events/webhook-registry.js';
+} from '../server/events/contracts.js';
+import type { DeliveryStatus, WebhookErrorCategory } from '../shared/events-wire.js';
 import { type RedisCommandClient, runCommand } from './command.js';
 import type { RedisScript } from './script.js';
 import { COUNTS, CREATE, DELETE, GET, LIST, REFRESH, REPORT } from './webhook-scripts.js';

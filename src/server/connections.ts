@@ -30,12 +30,13 @@ export class Connections {
   private readonly notifiers = new Set<ServerNotifier>();
   private readonly member: MCPServerEventBusMember | undefined;
 
+  /** `logger` is read at each use: a Mastra instance replaces the server's logger after construction. */
   constructor(
-    private readonly logger: IMastraLogger,
+    private readonly logger: () => IMastraLogger,
     shared?: { bus: MCPServerEventBus; serverId: string },
   ) {
     const onError = (error: Error) =>
-      this.logger.error(`MCP server '${shared?.serverId}' notification bus: ${error.message}`);
+      this.logger().error(`MCP server '${shared?.serverId}' notification bus: ${error.message}`);
     this.member = shared?.bus.join(shared.serverId, {
       deliver: (event) => void this.deliver(event).catch(onError),
       onError,
@@ -61,7 +62,7 @@ export class Connections {
     for (const result of results) {
       if (result.status === 'rejected') {
         const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-        this.logger.debug(`MCP notification not delivered to one connection: ${reason}`);
+        this.logger().debug(`MCP notification not delivered to one connection: ${reason}`);
       }
     }
   }
@@ -91,7 +92,7 @@ export class Connections {
     await Promise.all([
       this.deliver(event),
       this.member?.publish(event).catch((error: Error) => {
-        this.logger.error(
+        this.logger().error(
           `MCP notification '${event.kind}' not shared with other instances: ${error.message}`,
         );
       }),
@@ -127,7 +128,7 @@ export class Connections {
   }
 
   async closeAll(): Promise<void> {
-    await this.member?.leave().catch((error: Error) => this.logger.error(error.message));
+    await this.member?.leave().catch((error: Error) => this.logger().error(error.message));
     const connections = [...this.live];
     this.live.clear();
     this.notifiers.clear();

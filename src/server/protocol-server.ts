@@ -5,10 +5,8 @@
  */
 
 import type { IMastraLogger } from '@mastra/core/logger';
-import type { Mastra } from '@mastra/core/mastra';
 import {
   type CallToolResult,
-  type Implementation,
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
@@ -29,7 +27,7 @@ import type { SuspendedCalls } from './suspended-calls.js';
 import { type Elicit, mcpRequestContext, requestExtra, toolContext } from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
-import { exposeTraceContext, inToolSpan, traced } from './trace-context.js';
+import { exposeTraceContext, inToolSpan, type TracedHost, traced } from './trace-context.js';
 
 export const promptGetParams = requestParams(
   z.looseObject({
@@ -39,11 +37,8 @@ export const promptGetParams = requestParams(
   }),
 );
 
-/** Shared state every instance reads. */
-export interface ProtocolHost {
-  /** The server's id (Mastra may assign it at registration, so it is read per request). */
-  readonly id: string;
-  info: Implementation;
+/** Shared state every instance reads (the traced identity included). */
+export interface ProtocolHost extends TracedHost {
   instructions?: string | undefined;
   registry: ToolRegistry;
   resources?: ResourceHandlers | undefined;
@@ -52,7 +47,6 @@ export interface ProtocolHost {
   /** FGA for tools/list and tools/call (a no-op unless the Mastra instance has an FGA provider). */
   access: ToolAuthorization;
   logger: IMastraLogger;
-  mastra(): Mastra | undefined;
   /** The `events` option's state; it attaches `events/*` to 2026-07-28 instances only. */
   events?: EventsService | undefined;
   limits: ResolvedLimits;

@@ -21,7 +21,8 @@ export class ToolRegistry {
 
   constructor(
     sources: RegistrySources,
-    private readonly logger: IMastraLogger,
+    /** Read at each use: a Mastra instance replaces the server's logger after construction. */
+    private readonly logger: () => IMastraLogger,
   ) {
     for (const [key, tool] of Object.entries(sources.tools ?? {}))
       this.entries.set(key, toolEntry(key, tool));
@@ -37,7 +38,7 @@ export class ToolRegistry {
     if (existing) {
       const winner =
         existing.kind === 'tool' ? 'an explicitly defined tool' : `a derived ${existing.kind} tool`;
-      this.logger.warn(
+      this.logger().warn(
         `${label} '${key}' would be exposed as tool '${entry.name}', which is already ${winner}; skipping the ${label.toLowerCase()}`,
       );
       return;

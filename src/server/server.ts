@@ -15,7 +15,7 @@ import {
   type ServerInfo,
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
-import type { InternalCoreTool, MCPToolType } from '@mastra/core/tools';
+import type { InternalCoreTool } from '@mastra/core/tools';
 import type { ElicitResult, LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { AppResourceSet } from './app-resources.js';
@@ -40,6 +40,7 @@ import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import type { ToolEntry } from './tool-entry.js';
+import { coreTool, type ToolInfo, toolInfo } from './tool-info.js';
 import type { HonoSSETransportOptions, HonoSseEndpoint } from './transports/hono-sse.js';
 import type { SSETransport } from './transports/hono-sse-transport.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
@@ -48,36 +49,21 @@ import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
 import type { AppResources, ElicitationRequest, MCPServerConfig } from './types.js';
 
-const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
-
-export interface ToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  toolType?: MCPToolType;
-  _meta?: Record<string, unknown>;
-}
-
 /**
- * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the page shows.
+ * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the MCPServer reference shows.
  * Both take `allowedHosts`/`allowedOrigins` (DNS-rebinding protection, as every HTTP transport).
  */
 export type MCPServerHonoSSEStartOptions =
   | (MCPServerHonoSSEOptions & HostGuardOptions)
   | (SseOptions & { context?: undefined });
 
-function toolInfo(entry: ToolEntry): ToolInfo {
-  const { definition } = entry;
-  const info: ToolInfo = {
-    name: entry.name,
-    description: definition.description,
-    inputSchema: definition.inputSchema,
-  };
-  if (definition.outputSchema) info.outputSchema = definition.outputSchema;
-  if (entry.kind !== 'tool') info.toolType = entry.kind;
-  if (definition._meta) info._meta = definition._meta;
-  return info;
+/** `agent` or `workflow` for an `ask_`/`run_` tool, as Mastra's MCP tool type; none for other tools. */
+function toolTypeOf(entry: ToolEntry) {
+  return entry.kind === 'tool' ? undefined : entry.kind;
+}
+
+function entryInfo(entry: ToolEntry): ToolInfo {
+  return toolInfo(entry.definition, toolTypeOf(entry));
 }
 
 export class MCPServer extends MCPServerBase {
@@ -142,7 +128,7 @@ export class MCPServer extends MCPServerBase {
     const requestState = resolveRequestState(this.id, config.requestState);
     this.limits = resolveLimits(this.id, config.limits);
     this.suspended = new SuspendedCalls(requestState, this.limits);
-    this.connections = new Connections(this.logger, busMembership(config, this.id));
+    this.connections = new Connections(() => this.logger, busMembership(config, this.id));
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
     this.resourceHandlers =
@@ -256,7 +242,7 @@ export class MCPServer extends MCPServerBase {
     agents?: MCPServerConfig['agents'],
     workflows?: MCPServerConfig['workflows'],
   ): Record<string, InternalCoreTool> {
-    this.registry = new ToolRegistry({ tools, agents, workflows }, this.logger);
+    this.registry = new ToolRegistry({ tools, agents, workflows }, () => this.logger);
     return this.coreTools();
   }
 
@@ -264,13 +250,8 @@ export class MCPServer extends MCPServerBase {
   private coreTools(): Record<string, InternalCoreTool> {
     const converted: Record<string, InternalCoreTool> = {};
     for (const entry of this.registry.values()) {
-      const { definition } = entry;
-      converted[entry.name] = {
-        description: definition.description,
-        parameters: {
-          [AI_SDK_SCHEMA]: true,
-          jsonSchema: definition.inputSchema,
-        } as unknown as InternalCoreTool['parameters'],
+      converted[entry.name] = coreTool(entry.definition, {
+        toolType: toolTypeOf(entry),
         execute: (params, options) =>
           entry.invoke(params, {
             requestContext: options.requestContext ?? new RequestContext(),
@@ -278,12 +259,7 @@ export class MCPServer extends MCPServerBase {
             ...(options.abortSignal ? { signal: options.abortSignal } : {}),
             ...(this.mastra ? { mastra: this.mastra } : {}),
           }),
-        mcp: {
-          ...(entry.kind !== 'tool' ? { toolType: entry.kind } : {}),
-          ...(definition.annotations ? { annotations: definition.annotations } : {}),
-          ...(definition._meta ? { _meta: definition._meta } : {}),
-        },
-      };
+      });
     }
     return converted;
   }
@@ -379,12 +355,12 @@ export class MCPServer extends MCPServerBase {
   }
 
   getToolListInfo(): { tools: ToolInfo[] } {
-    return { tools: [...this.registry.values()].map(toolInfo) };
+    return { tools: [...this.registry.values()].map(entryInfo) };
   }
 
   getToolInfo(toolName: string): ToolInfo | undefined {
     const entry = this.registry.get(toolName);
-    return entry ? toolInfo(entry) : undefined;
+    return entry ? entryInfo(entry) : undefined;
   }
 
   /**

@@ -13,6 +13,8 @@
  * A client server proxy's gateway runs its forwarded requests through `traced()` too (as a
  * `TracedHost`), and sends `forwardedTraceContext()` upstream.
  */
+
+import type { Mastra } from '@mastra/core/mastra';
 import {
   type AnySpan,
   EntityType,
@@ -36,11 +38,16 @@ import {
   parseTraceparent,
   receivedTraceContext,
 } from '../shared/trace-context.js';
-import type { ProtocolHost } from './protocol-server.js';
 import type { ToolEntry } from './tool-entry.js';
 
 /** What tracing reads of a server: MCPServer's protocol host, or a proxy's gateway. */
-export type TracedHost = Pick<ProtocolHost, 'id' | 'info' | 'mastra'>;
+export interface TracedHost {
+  /** The server's id (Mastra may assign it at registration, so it is read per request). */
+  readonly id: string;
+  info: Implementation;
+  /** The Mastra instance whose observability traces the request, once registered on one. */
+  mastra(): Mastra | undefined;
+}
 
 /** The requestContext key under which tools read the received values. */
 export const TRACE_CONTEXT_KEY = 'traceContext';

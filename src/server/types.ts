@@ -1,5 +1,5 @@
 /**
- * Public configuration and callback types of MCPServer. Field names follow the reference page;
+ * Public configuration and callback types of MCPServer. Field names follow the MCPServer reference;
  * the protocol shapes (Resource, Prompt, ...) are the SDK's own types re-exported.
  */
 import type { MCPServerConfig as CoreMCPServerConfig } from '@mastra/core/mcp';
@@ -189,7 +189,7 @@ export interface MCPToolContext {
   progress: (params: { progress: number; total?: number; message?: string }) => Promise<void>;
 }
 
-/** The reference page's shape: message plus a flat requested schema; `mode` defaults to form. */
+/** The MCPServer reference's shape: message plus a flat requested schema; `mode` defaults to form. */
 export interface ElicitationRequest {
   message: string;
   requestedSchema: ElicitRequestFormParams['requestedSchema'];

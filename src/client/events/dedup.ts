@@ -2,7 +2,7 @@
  * What the client remembers to recognise something it has already seen: recent event ids per
  * subscription, the webhook-ids of handled deliveries, and the cursors a subscription moved past.
  */
-import type { EventCursor } from '../../events/wire.js';
+import type { EventCursor } from '../../shared/events-wire.js';
 
 /**
  * The last `size` event ids a subscription accepted, to drop repeats (delivery is at least once:

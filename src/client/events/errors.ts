@@ -5,8 +5,8 @@
  */
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { EVENTS_ERROR_CODES } from '../../events/wire.js';
 import type { MCPErrorCode } from '../../shared/error-codes.js';
+import { EVENTS_ERROR_CODES } from '../../shared/events-wire.js';
 import { clientError, findCause, messageOf } from '../errors.js';
 
 export const LIST_FAILED = 'MCP_CLIENT_LIST_EVENTS_FAILED';

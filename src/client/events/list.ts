@@ -2,7 +2,7 @@
  * `events.list(serverName)`: every event type the server offers, following `nextCursor` until
  * the last page (a repeated cursor or more than MAX_PAGES pages is an error, not a loop).
  */
-import { EVENTS_METHODS, type EventDescriptor, ListEventsResultSchema } from '../../events/wire.js';
+import { EVENTS_METHODS, type EventDescriptor, ListEventsResultSchema } from '../../shared/events-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { eventsRequest } from './support.js';
 import type { MCPEventDescriptor } from './types.js';

@@ -6,14 +6,14 @@
  * which only the last of them carries to the loop.
  */
 
-import { sleep } from '../../events/sleep.js';
 import {
   cursorOf,
   EVENTS_METHODS,
   type EventCursor,
   type PollEventsResult,
   PollEventsResultSchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
+import { sleep } from '../../shared/sleep.js';
 import { afterFailure, maxAge, newBackoff, type SourceContext, target } from './source-context.js';
 import type { DeliverySource } from './subscription.js';
 import { eventsRequest } from './support.js';

@@ -8,7 +8,6 @@
  * would leave the request pending forever), or when the connection closed.
  */
 
-import { sleep } from '../../events/sleep.js';
 import {
   cursorOf,
   EVENTS_METHODS,
@@ -19,7 +18,8 @@ import {
   type EventsEventNotificationParams,
   type EventsHeartbeatNotificationParams,
   StreamEventsResultSchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
+import { sleep } from '../../shared/sleep.js';
 import {
   DELIVERY_INTERRUPTED,
   eventsError,

@@ -15,7 +15,7 @@
 import { MastraError } from '@mastra/core/error';
 import type { NotificationPriority } from '@mastra/core/notifications';
 import { SignalProvider } from '@mastra/core/signals';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import type { MCPClient } from '../client.js';
 import { messageOf } from '../errors.js';
 import { InMemoryMCPEventCursorStore, type MCPEventCursorStore } from './cursor-store.js';

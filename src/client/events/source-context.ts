@@ -4,7 +4,7 @@
  * that turn a failed attempt into the next step (retry after a delay, or end the subscription).
  */
 import type { MastraError } from '@mastra/core/error';
-import type { EventCursor } from '../../events/wire.js';
+import type { EventCursor } from '../../shared/events-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { Backoff } from './backoff.js';

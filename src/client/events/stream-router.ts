@@ -23,7 +23,7 @@ import {
   type EventsHeartbeatNotificationParams,
   EventsHeartbeatNotificationParamsSchema,
   SUBSCRIPTION_ID_META_KEY,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
 
 export interface StreamListener {
   active(params: EventsActiveNotificationParams): void;

@@ -15,7 +15,7 @@
  *   throws the terminal MastraError itself once the occurrences before it were read.
  */
 import type { MastraError } from '@mastra/core/error';
-import type { EventCursor, EventOccurrence } from '../../events/wire.js';
+import type { EventCursor, EventOccurrence } from '../../shared/events-wire.js';
 import { messageOf } from '../errors.js';
 import { CursorOrder, RecentIds } from './dedup.js';
 import { BUFFER_OVERFLOW, eventsError } from './errors.js';

@@ -5,7 +5,7 @@
  * use, so a server that lacks the extension never receives one.
  */
 import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { EVENTS_EXTENSION_ID } from '../../events/wire.js';
+import { EVENTS_EXTENSION_ID } from '../../shared/events-wire.js';
 import { MODERN_REVISION, type ServerConnection } from '../connection.js';
 import { eventsError, NOT_SUPPORTED } from './errors.js';
 

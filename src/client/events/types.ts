@@ -1,8 +1,9 @@
 /**
- * Public types of `mcpClient.events` (the MCP Events extension, SEP-3415), named as on the
- * reference page. Wire shapes live in `src/events/wire.ts`; these are what an application sees.
+ * Public types of `mcpClient.events` (the MCP Events extension, SEP-3415), named as in the v2
+ * MCPClient reference. Wire shapes live in `src/shared/events-wire.ts`; these are what an
+ * application sees.
  */
-import type { DeliveryStatus, EventDeliveryMode as MCPEventDeliveryMode } from '../../events/wire.js';
+import type { DeliveryStatus, EventDeliveryMode as MCPEventDeliveryMode } from '../../shared/events-wire.js';
 
 // Re-exported under the public name (not a new alias), so a consumer's declarations can name it.
 export type { MCPEventDeliveryMode };

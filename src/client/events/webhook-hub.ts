@@ -10,8 +10,8 @@
  * Invariants: a registration being unsubscribed is never joined (a new one waits for the
  * unsubscribe); webhook state lives in this process only.
  */
-import { canonicalJson } from '../../events/canonical-json.js';
-import { decodeWebhookSecret } from '../../events/wire.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import { decodeWebhookSecret } from '../../shared/events-wire.js';
 import { clientError } from '../errors.js';
 import { DeliveryIds } from './dedup.js';
 import type { SourceContext } from './source-context.js';

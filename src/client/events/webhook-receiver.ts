@@ -15,7 +15,7 @@
  * its subscriptions.
  */
 import { Webhook } from 'standardwebhooks';
-import { readTextWithin } from '../../events/bounded-read.js';
+import { readTextWithin } from '../../shared/bounded-read.js';
 import {
   cursorOf,
   EventOccurrenceSchema,
@@ -23,7 +23,7 @@ import {
   WEBHOOK_TIMESTAMP_TOLERANCE_MS,
   type WebhookControlBody,
   WebhookControlBodySchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
 import type { WebhookHub } from './webhook-hub.js';
 import type { WebhookRegistration } from './webhook-registration.js';
 

@@ -23,7 +23,7 @@ import {
   type SubscribeEventsResult,
   SubscribeEventsResultSchema,
   UnsubscribeEventsResultSchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { Backoff } from './backoff.js';

@@ -2,9 +2,9 @@
  * The HTTP transports of one server. Every request goes through one fetch, which hands a custom
  * `fetch` the request context of the operation that caused it (null during the handshake) and,
  * with `allowedHosts`, refuses hosts the list does not name (allowed-hosts.ts). Streamable HTTP is
- * tried first; a server that refuses it at connect gets the legacy SSE transport (the older page's
- * compatibility path), with `eventSourceInit` honoured. The transports' fetch also echoes the
- * answering instance on `input_required` retries (instance-affinity.ts).
+ * tried first; a server that refuses it at connect gets the legacy SSE transport (the v1 MCPClient
+ * reference's compatibility path), with `eventSourceInit` honoured. The transports' fetch also
+ * echoes the answering instance on `input_required` retries (instance-affinity.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestContext } from '@mastra/core/request-context';

@@ -12,7 +12,7 @@ import {
   type ResourceExhaustedErrorData,
   type UnsupportedErrorData,
   type WebhookErrorCategory,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
 
 export const invalidParams = (message: string) =>
   new ProtocolError(EVENTS_ERROR_CODES.InvalidParams, message);

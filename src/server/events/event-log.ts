@@ -4,11 +4,16 @@
  * older than retention or `maxAgeMs`, starts later and reports `truncated`; a cursor this server
  * never issued is InvalidParams.
  */
-import type { EventCursor } from '../../events/wire.js';
+import type { EventCursor } from '../../shared/events-wire.js';
+import type {
+  MCPEventStore,
+  MCPEventStoreReadResult,
+  WebhookEventLog,
+  WebhookEventType,
+  WebhookSubscription,
+} from './contracts.js';
 import { decodeEventCursor, encodeEventCursor } from './cursor.js';
 import { invalidParams } from './errors.js';
-import type { EventType, ResolvedSubscription } from './event-types.js';
-import type { MCPEventStore, MCPEventStoreReadResult } from './types.js';
 
 export interface StartPosition {
   /** Read after this position. */
@@ -16,10 +21,10 @@ export interface StartPosition {
   truncated: boolean;
 }
 
-export class EventLog {
+export class EventLog implements WebhookEventLog {
   constructor(readonly store: MCPEventStore) {}
 
-  cursor(type: EventType, position: string): EventCursor {
+  cursor(type: WebhookEventType, position: string): EventCursor {
     return type.replay ? encodeEventCursor(this.store.epoch, position) : null;
   }
 
@@ -35,7 +40,7 @@ export class EventLog {
   }
 
   async read(
-    subscription: ResolvedSubscription,
+    subscription: WebhookSubscription,
     after: string,
     limit: number,
     notBefore?: number,
@@ -59,7 +64,7 @@ export class EventLog {
 
   /** Where a push or webhook subscription starts: now for a `null` cursor or a type without replay. */
   async start(
-    subscription: ResolvedSubscription,
+    subscription: WebhookSubscription,
     cursor: EventCursor | undefined,
     maxAgeMs: number | undefined,
   ): Promise<StartPosition> {

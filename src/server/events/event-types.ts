@@ -6,15 +6,21 @@
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { EventDeliveryMode, EventDescriptor } from '../../events/wire.js';
+import type { EventDeliveryMode, EventDescriptor } from '../../shared/events-wire.js';
 import { EMPTY_OBJECT_SCHEMA, type NormalizedSchema, normalizeSchema } from '../tool-schema.js';
+import type {
+  MCPEventOccurrence,
+  WebhookEventType,
+  WebhookEventTypes,
+  WebhookSubscription,
+} from './contracts.js';
 import { decodeListCursor, encodeListCursor } from './cursor.js';
 import { forbidden, invalidParams, unknownEvent, unsupported } from './errors.js';
-import type { MCPEventOccurrence, MCPEventTypeConfig } from './types.js';
+import type { MCPEventTypeConfig } from './types.js';
 
 const ALL_MODES: EventDeliveryMode[] = ['poll', 'push', 'webhook'];
 
-export interface EventType {
+export interface EventType extends WebhookEventType {
   name: string;
   config: MCPEventTypeConfig;
   descriptor: EventDescriptor;
@@ -23,12 +29,9 @@ export interface EventType {
   payload: NormalizedSchema | undefined;
 }
 
-/** A subscription request that passed every check. */
-export interface ResolvedSubscription {
+/** A checked subscription (see WebhookSubscription) with the server's full event type. */
+export interface ResolvedSubscription extends WebhookSubscription {
   type: EventType;
-  args: Record<string, unknown>;
-  /** Whether an occurrence belongs to this subscription (the type's `matches`, failures logged as no). */
-  match: (occurrence: MCPEventOccurrence) => boolean;
 }
 
 export interface EventTypesOptions {
@@ -36,7 +39,7 @@ export interface EventTypesOptions {
   logger: () => IMastraLogger;
 }
 
-export class EventTypes {
+export class EventTypes implements WebhookEventTypes {
   private readonly types = new Map<string, EventType>();
 
   constructor(private readonly options: EventTypesOptions) {}
@@ -131,7 +134,7 @@ export class EventTypes {
   }
 
   /** Whether an occurrence belongs to a subscription with `args` (the type's `matches`, failures logged as no). */
-  matcher(type: EventType, args: Record<string, unknown>) {
+  matcher(type: WebhookEventType, args: Record<string, unknown>) {
     const matches = type.config.matches;
     if (!matches) return () => true;
     return (occurrence: MCPEventOccurrence) => {

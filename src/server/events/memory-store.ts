@@ -5,15 +5,15 @@
  * per instance: cursors from before a restart are recognised as foreign.
  */
 import { randomUUID } from 'node:crypto';
-import { ReadScan } from './read-scan.js';
 import type {
-  InMemoryMCPEventStoreOptions,
   MCPEventOccurrence,
   MCPEventStore,
   MCPEventStoreFilter,
   MCPEventStoreReadResult,
   MCPStoredEvent,
-} from './types.js';
+} from './contracts.js';
+import { ReadScan } from './read-scan.js';
+import type { InMemoryMCPEventStoreOptions } from './types.js';
 
 interface Entry {
   seq: number;

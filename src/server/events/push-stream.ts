@@ -11,7 +11,7 @@ import {
   EVENTS_NOTIFICATIONS,
   type StreamEventsResult,
   SUBSCRIPTION_ID_META_KEY,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
 import { errorObject } from './errors.js';
 import type { EventLog, StartPosition } from './event-log.js';
 import type { ResolvedSubscription } from './event-types.js';

@@ -9,7 +9,7 @@ import type {
   MCPEventStoreFilter,
   MCPEventStoreReadResult,
   MCPStoredEvent,
-} from './types.js';
+} from './contracts.js';
 
 export interface ScanEntry {
   seq: number;

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo, Server, ServerContext } from '@modelcontextprotocol/server';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   EVENTS_EXTENSION_ID,
@@ -26,7 +26,8 @@ import {
   type StreamEventsResult,
   SubscribeEventsParamsSchema,
   UnsubscribeEventsParamsSchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
+import { sleep } from '../../shared/sleep.js';
 import { defaultPrincipal } from '../auth/principal.js';
 import { requestParams } from '../request-errors.js';
 import { eventRemoved, serverClosing, unsupported } from './errors.js';
@@ -41,7 +42,6 @@ import type {
   MCPServerEvents,
   MCPServerEventsConfig,
 } from './types.js';
-import { sleep } from './wakeup.js';
 import { resolveWebhookOptions } from './webhook-options.js';
 import { WebhookSubscriptions } from './webhooks.js';
 

@@ -1,21 +1,12 @@
 /**
  * Public configuration and API types of MCPServer's `events` option (the MCP Events extension,
- * SEP-3415): event types, the pluggable occurrence store and webhook delivery settings. Wire
- * shapes live in `src/events/wire.ts`; these are the author-facing ones.
+ * SEP-3415): event types, store retention and webhook delivery settings. The seams a user can
+ * implement (the occurrence store, the webhook queue) are in contracts.ts; wire shapes live in
+ * `src/shared/events-wire.ts`; these are the author-facing ones.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { EventDeliveryMode } from '../../events/wire.js';
-import type { MCPWebhookQueue } from './webhook-delivery.js';
-
-/** An occurrence as the server stores it: the wire occurrence without a subscription cursor. */
-export type MCPEventOccurrence = {
-  eventId: string;
-  name: string;
-  /** ISO 8601. */
-  timestamp: string;
-  data: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-};
+import type { EventDeliveryMode } from '../../shared/events-wire.js';
+import type { MCPEventOccurrence, MCPEventStore, MCPWebhookQueue } from './contracts.js';
 
 /** What `authorize` is asked: may this caller subscribe to `name` with these arguments? */
 export interface MCPEventAuthorizationRequest<TArgs = Record<string, unknown>> {
@@ -50,64 +41,6 @@ export interface MCPEventTypeConfig<TArgs = any, TData = any> {
 }
 
 export type MCPEventTypes = Record<string, MCPEventTypeConfig>;
-
-/** What the store is asked to read. */
-export interface MCPEventStoreFilter {
-  /** The event type. */
-  name: string;
-  /** Skip occurrences whose `timestamp` is earlier (ms since the epoch); skipped ones count as truncation. */
-  notBefore?: number;
-  /** Only occurrences this accepts are returned (evaluated in order). */
-  match?: (occurrence: MCPEventOccurrence) => boolean;
-}
-
-/** One stored occurrence and its position in the store. */
-export interface MCPStoredEvent {
-  position: string;
-  occurrence: MCPEventOccurrence;
-}
-
-export interface MCPEventStoreReadResult {
-  events: MCPStoredEvent[];
-  /**
-   * Where the read really started: `after`, or a later position when occurrences of the type
-   * after `after` are gone (retention) or were skipped (`notBefore`). Reading after it again
-   * returns the same events.
-   */
-  from: string;
-  /** Read after this next time: after the last returned event, or after everything examined. */
-  position: string;
-  /** Occurrences of the type after `after` will never be returned (`from` is later than `after`). */
-  truncated: boolean;
-  /** The limit was reached before everything available was examined. */
-  hasMore: boolean;
-}
-
-/**
- * Where occurrences live. Positions are opaque strings the store orders; the server wraps them
- * in cursors together with `epoch`, so a cursor from another epoch (a restarted in-memory store)
- * is detected and answered with `truncated: true`. A store whose epoch lives elsewhere (Redis)
- * may keep `epoch` fixed and carry its epoch inside each position instead: `readAfter` then
- * answers a position of another epoch itself, as a foreign cursor is answered (no events,
- * `truncated`, `from` and `position` at the head). Implementations must be safe for concurrent
- * use within one process.
- */
-export interface MCPEventStore {
-  /** Changes whenever positions issued before are no longer meaningful. */
-  readonly epoch: string;
-  /** Appends one occurrence and returns it with its position. */
-  append(occurrence: MCPEventOccurrence): Promise<MCPStoredEvent>;
-  /** Up to `limit` occurrences of `filter.name` after `after`; throws RangeError for a position it never issued. */
-  readAfter(after: string, filter: MCPEventStoreFilter, limit: number): Promise<MCPEventStoreReadResult>;
-  /** The position of the newest occurrence (of any type), or the start when empty. */
-  head(): Promise<string>;
-  /**
-   * Calls `listener(name)` after occurrences are appended, including by other processes sharing
-   * the store. Without it the server only wakes its subscribers for its own `emit()` calls and on
-   * each heartbeat.
-   */
-  watch?(listener: (name: string) => void): () => void;
-}
 
 /** Retention of the in-memory store, per event type. */
 export interface InMemoryMCPEventStoreOptions {

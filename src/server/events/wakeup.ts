@@ -1,8 +1,7 @@
 /**
- * The two waits the delivery loops use. `Wakeup` is a level-triggered signal: a wake that
- * arrives while nobody waits is kept for the next `wait()`, so no occurrence is missed between
- * a read and the wait after it. `sleep` is a timer that an abort signal cuts short; neither
- * leaves a timer behind once it returns.
+ * The wait of the delivery loops and push streams between reads. `Wakeup` is a level-triggered
+ * signal: a wake that arrives while nobody waits is kept for the next `wait()`, so no occurrence
+ * is missed between a read and the wait after it. (Timed waits use `sleep` in src/shared/sleep.ts.)
  */
 
 export class Wakeup {
@@ -25,5 +24,3 @@ export class Wakeup {
     this.pending = false;
   }
 }
-
-export { sleep } from '../../events/sleep.js';

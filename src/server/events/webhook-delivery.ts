@@ -1,52 +1,16 @@
 /**
- * How webhook deliveries run, behind one seam: `MCPWebhookQueue` (the `webhook.queue` option) is
- * opened once per MCPServer and gives a `WebhookDelivery` with its registry. The default
+ * How webhook deliveries run, behind one seam: `MCPWebhookQueue` (the `webhook.queue` option,
+ * declared in contracts.ts) is opened once per MCPServer and gives a `WebhookDelivery` with its
+ * registry. The default
  * (webhook-loops.ts) runs one loop per subscription in this process, reading the event store in
  * order; `RedisWebhookQueue` puts one job per (occurrence, subscription) on a Redis Stream that
  * every instance consumes. Both send through `WebhookAttempts`: one signed POST of one item, with
  * the cursor, the size limit (an occurrence too large goes out as a gap) and the status report.
  */
-import type { IMastraLogger } from '@mastra/core/logger';
-import { WEBHOOK_MAX_BODY_BYTES, type WebhookControlBody } from '../../events/wire.js';
-import type { EventLog } from './event-log.js';
-import type { EventTypes, ResolvedSubscription } from './event-types.js';
-import type { MCPStoredEvent } from './types.js';
-import type { ResolvedWebhookOptions } from './webhook-options.js';
-import { signingSecrets, type WebhookRecord, type WebhookRegistry } from './webhook-registry.js';
-import { controlMessageId, type WebhookSender } from './webhook-sender.js';
-
-/** What a queue is given by the server that opens it. */
-export interface WebhookDeliveryContext {
-  options: ResolvedWebhookOptions;
-  types: EventTypes;
-  log: EventLog;
-  sender: WebhookSender;
-  logger: () => IMastraLogger;
-}
-
-/** Where an MCPServer's webhook subscriptions live and how their deliveries run (`webhook.queue`). */
-export interface MCPWebhookQueue {
-  /** Called once, by the MCPServer the queue is given to. */
-  open(context: WebhookDeliveryContext): WebhookDelivery;
-}
-
-export interface WebhookDelivery {
-  readonly registry: WebhookRegistry;
-  /** Subscriptions outlive this server (other instances deliver them), so close() leaves them be. */
-  readonly shared: boolean;
-  /** Starts delivering a new subscription's occurrences after `from` (rejects if it could not). */
-  start(record: WebhookRecord, subscription: ResolvedSubscription, from: string): Promise<void>;
-  /** A refresh of a live subscription; `reactivated` when it ended a suspension. */
-  refreshed(record: WebhookRecord, subscription: ResolvedSubscription, reactivated: boolean): Promise<void>;
-  /** `emit()` stored `event`: a shared queue fans it out now; rejects when that failed. */
-  published(event: MCPStoredEvent): Promise<void>;
-  /** Occurrences of `name` may be waiting in the store. */
-  wake(name: string): void;
-  /** Stops delivering subscription `id` here and waits for its work in flight. */
-  stop(id: string): Promise<void>;
-  /** Stops every loop, timer and request of this delivery. */
-  close(): Promise<void>;
-}
+import { WEBHOOK_MAX_BODY_BYTES, type WebhookControlBody } from '../../shared/events-wire.js';
+import type { MCPStoredEvent, WebhookDeliveryContext, WebhookRecord, WebhookRegistry } from './contracts.js';
+import { signingSecrets } from './webhook-registry.js';
+import { controlMessageId } from './webhook-sender.js';
 
 export type DeliveryItem =
   | { kind: 'event'; event: MCPStoredEvent }

@@ -7,23 +7,24 @@
  * record's watermark is the cursor a delivery carries: every occurrence before it was
  * acknowledged or abandoned.
  */
-import type { ResolvedSubscription } from './event-types.js';
+import { sleep } from '../../shared/sleep.js';
+import type {
+  MCPWebhookQueue,
+  WebhookDelivery,
+  WebhookDeliveryContext,
+  WebhookRecord,
+  WebhookSubscription,
+} from './contracts.js';
 import { describe } from './event-types.js';
-import { sleep, Wakeup } from './wakeup.js';
-import {
-  type DeliveryItem,
-  type MCPWebhookQueue,
-  WebhookAttempts,
-  type WebhookDelivery,
-  type WebhookDeliveryContext,
-} from './webhook-delivery.js';
-import { InMemoryWebhookRegistry, type WebhookRecord } from './webhook-registry.js';
+import { Wakeup } from './wakeup.js';
+import { type DeliveryItem, WebhookAttempts } from './webhook-delivery.js';
+import { InMemoryWebhookRegistry } from './webhook-registry.js';
 
 const READ_BATCH = 50;
 
 interface Loop {
   record: WebhookRecord;
-  subscription: ResolvedSubscription;
+  subscription: WebhookSubscription;
   /** Read from the store up to here. */
   position: string;
   queue: DeliveryItem[];
@@ -48,7 +49,7 @@ class LocalWebhookDelivery implements WebhookDelivery {
     this.attempts = new WebhookAttempts(context, this.registry);
   }
 
-  async start(record: WebhookRecord, subscription: ResolvedSubscription, from: string) {
+  async start(record: WebhookRecord, subscription: WebhookSubscription, from: string) {
     record.watermark = from;
     const loop: Loop = {
       record,
@@ -64,7 +65,7 @@ class LocalWebhookDelivery implements WebhookDelivery {
     loop.done = this.deliver(loop);
   }
 
-  async refreshed(record: WebhookRecord, subscription: ResolvedSubscription, reactivated: boolean) {
+  async refreshed(record: WebhookRecord, subscription: WebhookSubscription, reactivated: boolean) {
     const loop = this.loops.get(record.id);
     if (!loop) return;
     loop.subscription = subscription;

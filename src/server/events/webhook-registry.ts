@@ -1,68 +1,16 @@
 /**
- * Where webhook subscriptions live: identity, URL, secrets (with the previous one during its grace
- * window), TTL, delivery status, the abandoned-in-a-row count behind suspension, and the
- * (principal, URL) pairs that passed the verification handshake. The in-memory registry is the
- * default; `RedisWebhookRegistry` shares the same records between instances. Every method is
- * async for the shared one's sake; an expired subscription reads as absent.
+ * Where webhook subscriptions live (the `WebhookRegistry` contract is in contracts.ts): identity,
+ * URL, secrets (with the previous one during its grace window), TTL, delivery status, the
+ * abandoned-in-a-row count behind suspension, and the (principal, URL) pairs that passed the
+ * verification handshake. The in-memory registry is the default; `RedisWebhookRegistry` shares
+ * the same records between instances. Every method is async for the shared one's sake; an
+ * expired subscription reads as absent.
  */
-import type { DeliveryStatus, WebhookErrorCategory } from '../../events/wire.js';
+import type { DeliveryStatus } from '../../shared/events-wire.js';
+import type { WebhookRecord, WebhookRefresh, WebhookRegistry, WebhookReport } from './contracts.js';
 
 /** setTimeout's ceiling; longer expiries re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-export interface WebhookRecord {
-  id: string;
-  principal: string;
-  url: string;
-  /** The event type. */
-  name: string;
-  /** The validated subscription arguments. */
-  args: Record<string, unknown>;
-  secret: string;
-  previous: { secret: string; until: number } | undefined;
-  expiresAt: number;
-  status: DeliveryStatus;
-  abandonedInRow: number;
-  /** Every occurrence up to here was acknowledged or abandoned: the cursor a refresh returns. */
-  watermark: string;
-}
-
-/** What one delivery attempt (or giving up on one) tells the registry. */
-export type WebhookReport =
-  | { kind: 'delivered' }
-  /** 410: the receiver does not want this one; it ends the failures in a row like a delivery. */
-  | { kind: 'rejected' }
-  | { kind: 'failed'; error: WebhookErrorCategory }
-  /** Abandoned after its attempts: `suspendAfter` in a row suspend delivery until a refresh. */
-  | { kind: 'abandoned'; suspendAfter: number };
-
-/** A refresh: the secret (the old one keeps signing until `graceUntil`) and a new expiry. */
-export interface WebhookRefresh {
-  secret: string;
-  graceUntil: number;
-  expiresAt: number;
-}
-
-export interface WebhookRegistry {
-  /** Live subscriptions and how many of them are suspended, as last known (synchronous for stats()). */
-  counts(): { subscriptions: number; suspended: number };
-  get(id: string): Promise<WebhookRecord | undefined>;
-  /** Every live subscription to `name`, or every live one. */
-  list(name?: string): Promise<WebhookRecord[]>;
-  /** Adds `record` unless one with its id is live or `max` are live (checked atomically). */
-  create(record: WebhookRecord, max: number): Promise<'created' | 'exists' | 'full'>;
-  /**
-   * Applies a refresh (and reactivates delivery, clearing the failures in a row); resolves with
-   * the record as it was before, or undefined when it is not live.
-   */
-  refresh(id: string, change: WebhookRefresh): Promise<WebhookRecord | undefined>;
-  /** Removes the subscription; false when it was not there. */
-  delete(id: string): Promise<boolean>;
-  report(id: string, report: WebhookReport): Promise<void>;
-  /** Whether the (principal, URL) `key` passed the handshake within its verification TTL. */
-  verified(key: string): Promise<boolean>;
-  markVerified(key: string, ttlMs: number): Promise<void>;
-}
 
 /** The status of a new subscription. */
 export const initialStatus = (): DeliveryStatus => ({

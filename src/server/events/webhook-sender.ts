@@ -10,8 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { readTextWithin } from '../../events/bounded-read.js';
-import { WEBHOOK_HEADERS, type WebhookErrorCategory } from '../../events/wire.js';
+import { readTextWithin } from '../../shared/bounded-read.js';
+import { WEBHOOK_HEADERS } from '../../shared/events-wire.js';
+import type { WebhookMessage, WebhookOutcome, WebhookPoster } from './contracts.js';
 
 export type WebhookFetch = (input: string | URL, init: RequestInit) => Promise<Response>;
 
@@ -20,24 +21,6 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
   allowPrivateAddresses: boolean;
 }
-
-export interface WebhookMessage {
-  url: string;
-  subscriptionId: string;
-  /** `webhook-id`: the event id, or `msg_<type>_<random>` for a control body. */
-  messageId: string;
-  body: string;
-  /** Every secret to sign with (the current one first). */
-  secrets: string[];
-  /** Read up to this many bytes of a 2xx answer (the verification handshake needs its body). */
-  readBody?: number;
-  /** Aborts the request (the server closing). */
-  signal: AbortSignal;
-}
-
-export type WebhookOutcome =
-  | { ok: true; status: number; body?: string }
-  | { ok: false; category: WebhookErrorCategory; status?: number; final: boolean };
 
 /** The IANA special-purpose ranges that are not globally reachable. */
 const NON_PUBLIC = new BlockList();
@@ -102,7 +85,7 @@ function errorCode(error: unknown): string {
   return '';
 }
 
-export class WebhookSender {
+export class WebhookSender implements WebhookPoster {
   constructor(private readonly options: WebhookSenderOptions) {}
 
   /** Refuses non-public destinations unless allowed (the name is resolved now, at delivery time). */

@@ -15,7 +15,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo, ProtocolError } from '@modelcontextprotocol/server';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import {
   decodeWebhookSecret,
   type SubscribeEventsParams,
@@ -23,7 +23,9 @@ import {
   type UnsubscribeEventsParams,
   type WebhookControlBody,
   WebhookVerificationResponseSchema,
-} from '../../events/wire.js';
+} from '../../shared/events-wire.js';
+import { sleep } from '../../shared/sleep.js';
+import type { MCPStoredEvent, MCPWebhookQueue, WebhookDelivery, WebhookRecord } from './contracts.js';
 import {
   callbackEndpointError,
   errorObject,
@@ -34,12 +36,9 @@ import {
 } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { describe, type EventTypes, type ResolvedSubscription } from './event-types.js';
-import type { MCPStoredEvent } from './types.js';
-import { sleep } from './wakeup.js';
-import type { MCPWebhookQueue, WebhookDelivery } from './webhook-delivery.js';
 import { inMemoryWebhookQueue } from './webhook-loops.js';
 import type { ResolvedWebhookOptions } from './webhook-options.js';
-import { initialStatus, signingSecrets, type WebhookRecord } from './webhook-registry.js';
+import { initialStatus, signingSecrets } from './webhook-registry.js';
 import { bareHost, controlMessageId, isNonPublicAddress, WebhookSender } from './webhook-sender.js';
 
 const VERIFICATION_ATTEMPTS = 3;

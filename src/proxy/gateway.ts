@@ -33,25 +33,28 @@ import {
   type ServerContext,
   TRACEPARENT_META_KEY,
 } from '@modelcontextprotocol/server';
-import { MCP_APPS_EXTENSION_ID } from '../server/app-resources.js';
-import type { ToolAuthorization } from '../server/auth/fga.js';
-import { Connections } from '../server/connections.js';
-import { promptGetParams } from '../server/protocol-server.js';
-import { type ErrorReporting, ErrorShapingServer } from '../server/request-errors.js';
-import { mcpRequestContext, requestExtra } from '../server/tool-context.js';
-import { errorResult } from '../server/tool-result.js';
+import { addHandler, removeHandler } from '../client/actions.js';
+import type { ServerConnection } from '../client/connection.js';
+import { findCause, messageOf } from '../client/errors.js';
 import {
+  Connections,
+  type ErrorReporting,
+  ErrorShapingServer,
+  errorResult,
   forwardedTraceContext,
+  MCP_APPS_EXTENSION_ID,
+  mcpRequestContext,
+  promptGetParams,
   type RequestTrace,
+  requestExtra,
+  type StdioServing,
+  StreamableHttpEndpoint,
+  serveTrackedStdio,
+  type ToolAuthorization,
   type TracedHost,
   traced,
-} from '../server/trace-context.js';
-import { type StdioServing, serveTrackedStdio } from '../server/transports/stdio.js';
-import { StreamableHttpEndpoint } from '../server/transports/streamable-http.js';
+} from '../server/hosting.js';
 import { addSpanLink, repliedSpan } from '../shared/trace-context.js';
-import { addHandler, removeHandler } from './actions.js';
-import type { ServerConnection } from './connection.js';
-import { findCause, messageOf } from './errors.js';
 
 /** The proxy's id, name/version and Mastra instance (for the request spans), and its upstream. */
 export interface GatewayUpstream extends TracedHost {
@@ -237,7 +240,7 @@ export class ProxyGateway {
     private readonly label: () => string,
     private readonly logger: () => IMastraLogger,
   ) {
-    this.connections = new Connections(logger());
+    this.connections = new Connections(logger);
     this.http = new StreamableHttpEndpoint({
       createInstance: () => this.instance(),
       connections: this.connections,

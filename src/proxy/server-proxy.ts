@@ -24,9 +24,6 @@ import {
 import { RequestContext } from '@mastra/core/request-context';
 import { type InternalCoreTool, isValidationError } from '@mastra/core/tools';
 import type { ServerCapabilities } from '@modelcontextprotocol/client';
-import { ToolAuthorization } from '../server/auth/fga.js';
-import { registryServerDetail, registryServerInfo } from '../server/server-info.js';
-import type { MCPErrorCode } from '../shared/error-codes.js';
 import {
   addHandler,
   listPromptsOn,
@@ -35,14 +32,21 @@ import {
   removeHandler,
   type resourceActions,
   wrap,
-} from './actions.js';
-import type { ServerConnection } from './connection.js';
-import { messageOf } from './errors.js';
-import { ProxyGateway } from './proxy-gateway.js';
-import type { MCPToolDefinition } from './tools/definition.js';
-import type { MCPTool } from './typed.js';
-
-const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+} from '../client/actions.js';
+import type { ServerConnection } from '../client/connection.js';
+import { messageOf } from '../client/errors.js';
+import type { MCPToolDefinition } from '../client/tools/definition.js';
+import type { MCPTool } from '../client/typed.js';
+import {
+  coreTool,
+  registryServerDetail,
+  registryServerInfo,
+  ToolAuthorization,
+  type ToolInfo,
+  toolInfo,
+} from '../server/hosting.js';
+import type { MCPErrorCode } from '../shared/error-codes.js';
+import { ProxyGateway } from './gateway.js';
 
 /** What the client lends a proxy: the server's connection and the client's own operations on it. */
 export interface ProxySource {
@@ -53,39 +57,13 @@ export interface ProxySource {
   getPrompt: ReturnType<typeof promptActions>['get'];
 }
 
-export interface ProxyToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  _meta?: Record<string, unknown>;
-}
-
-function toolInfo(definition: MCPToolDefinition): ProxyToolInfo {
-  const info: ProxyToolInfo = { name: definition.name, inputSchema: definition.inputSchema };
-  if (definition.description !== undefined) info.description = definition.description;
-  if (definition.outputSchema) info.outputSchema = definition.outputSchema;
-  if (definition._meta) info._meta = definition._meta;
-  return info;
-}
-
 /** The client's tool as the `InternalCoreTool` Mastra expects from a server (approval carried along). */
-function coreTool(definition: MCPToolDefinition, tool: MCPTool): InternalCoreTool {
+function clientCoreTool(definition: MCPToolDefinition, tool: MCPTool): InternalCoreTool {
   const run = tool.execute as NonNullable<InternalCoreTool['execute']>;
-  const core: InternalCoreTool & { needsApproval?: unknown } = {
-    description: definition.description ?? '',
-    parameters: {
-      [AI_SDK_SCHEMA]: true,
-      jsonSchema: definition.inputSchema,
-    } as unknown as InternalCoreTool['parameters'],
+  return coreTool(definition, {
     execute: (params, options) => run(params, options),
-    mcp: {
-      ...(definition.annotations ? { annotations: definition.annotations } : {}),
-      ...(definition._meta ? { _meta: definition._meta } : {}),
-    },
-  };
-  if (tool.requireApproval) core.needsApproval = tool.requireApproval;
-  return core;
+    needsApproval: tool.requireApproval,
+  });
 }
 
 export class MCPClientServerProxy extends MCPServerBase {
@@ -165,7 +143,7 @@ export class MCPClientServerProxy extends MCPServerBase {
     const converted: Record<string, InternalCoreTool> = {};
     for (const [name, tool] of Object.entries(this.toolset ?? {})) {
       const definition = this.definitions[name];
-      if (definition) converted[name] = coreTool(definition, tool);
+      if (definition) converted[name] = clientCoreTool(definition, tool);
     }
     return converted;
   }
@@ -178,12 +156,12 @@ export class MCPClientServerProxy extends MCPServerBase {
     return registryServerDetail(this);
   }
 
-  async getToolListInfo(): Promise<{ tools: ProxyToolInfo[] }> {
+  async getToolListInfo(): Promise<{ tools: ToolInfo[] }> {
     await this.refresh();
-    return { tools: Object.values(this.definitions).map(toolInfo) };
+    return { tools: Object.values(this.definitions).map((definition) => toolInfo(definition)) };
   }
 
-  async getToolInfo(toolId: string): Promise<ProxyToolInfo | undefined> {
+  async getToolInfo(toolId: string): Promise<ToolInfo | undefined> {
     await this.refresh();
     const definition = this.definitions[toolId];
     return definition ? toolInfo(definition) : undefined;

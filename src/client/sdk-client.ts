@@ -1,0 +1,134 @@
+/**
+ * The SDK `Client` one server connection talks through: the capabilities and revision negotiation
+ * its definition asks for, and the routing of that server's notifications and input requests to
+ * the connection's handler sets. A reconnect builds a new client; the handler sets outlive them
+ * all, so handlers registered once keep firing across reconnects.
+ */
+import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { clientError, messageOf } from './errors.js';
+import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
+import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
+
+/** Handler sets a connection keeps across reconnects. */
+export class ServerHandlers {
+  readonly toolsChanged = new Set<() => void>();
+  readonly promptsChanged = new Set<() => void>();
+  readonly resourcesChanged = new Set<() => void>();
+  readonly resourceUpdated = new Set<(params: { uri: string }) => void>();
+  readonly progress = new Set<(params: MCPProgressUpdate) => void>();
+}
+
+/** The connection a client is built for (ServerConnection). */
+export interface ClientOwner {
+  readonly name: string;
+  readonly definition: MastraMCPServerDefinition;
+  readonly handlers: ServerHandlers;
+  /** Read when a request arrives: `elicitation.onRequest()` replaces it at runtime. */
+  readonly inputRequests: MastraMCPServerDefinition['inputRequests'];
+  readonly emit: LogHandler;
+  log(level: 'error', message: string): void;
+}
+
+/** A new SDK client for `owner`, its notifications and input requests routed; not yet connected. */
+export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; version: string }): Client {
+  const { definition } = owner;
+  const elicitation = owner.inputRequests
+    ? (definition.capabilities?.elicitation ?? { form: {} })
+    : undefined;
+  const mode =
+    definition.protocolVersion === 'legacy'
+      ? 'legacy'
+      : definition.protocolVersion
+        ? { pin: definition.protocolVersion }
+        : 'auto';
+  const client = new Client(
+    {
+      name: definition.clientInfo?.name ?? clientInfo.name,
+      version: definition.clientInfo?.version ?? clientInfo.version,
+    },
+    {
+      capabilities: {
+        ...(elicitation ? { elicitation } : {}),
+        ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
+      } as ClientCapabilities,
+      versionNegotiation: { mode },
+      jsonSchemaValidator: definition.jsonSchemaValidator ?? defaultJsonSchemaValidator,
+    },
+  );
+  routeNotifications(client, owner);
+  if (owner.inputRequests) routeInputRequests(client, owner);
+  return client;
+}
+
+/** Each notification to its handler set (a throwing handler is logged, the others still run). */
+function routeNotifications(client: Client, owner: ClientOwner): void {
+  const { handlers } = owner;
+  const fire = <T>(set: Set<(value: T) => void>, value: T) => {
+    for (const handler of set) {
+      try {
+        handler(value);
+      } catch (error) {
+        owner.log('error', `notification handler failed: ${messageOf(error)}`);
+      }
+    }
+  };
+  client.setNotificationHandler('notifications/tools/list_changed', () =>
+    fire(handlers.toolsChanged, undefined),
+  );
+  client.setNotificationHandler('notifications/prompts/list_changed', () =>
+    fire(handlers.promptsChanged, undefined),
+  );
+  client.setNotificationHandler('notifications/resources/list_changed', () =>
+    fire(handlers.resourcesChanged, undefined),
+  );
+  client.setNotificationHandler('notifications/resources/updated', (n) =>
+    fire(handlers.resourceUpdated, { uri: n.params.uri }),
+  );
+  // Our own progress routing: tokens we choose (a run id) rather than the SDK's per-request ones.
+  client.setNotificationHandler('notifications/progress', (n) => {
+    const { progressToken, progress, total, message } = n.params;
+    fire(handlers.progress, {
+      progressToken: String(progressToken),
+      progress,
+      ...(total !== undefined ? { total } : {}),
+      ...(message !== undefined ? { message } : {}),
+    });
+  });
+  client.setNotificationHandler('notifications/message', (n) => {
+    const { level, data, logger } = n.params;
+    owner.emit({
+      level,
+      message: typeof data === 'string' ? data : JSON.stringify(data),
+      timestamp: new Date(),
+      serverName: owner.name,
+      details: { source: 'server', ...(logger ? { logger } : {}), data },
+    });
+  });
+}
+
+/**
+ * `elicitation/create` to the owner's current `inputRequests` handler. On 2026-07-28 an answer
+ * other than accept rejects with MCP_CLIENT_INPUT_REQUEST_DECLINED naming the action.
+ */
+function routeInputRequests(client: Client, owner: ClientOwner): void {
+  client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    const handler = owner.inputRequests;
+    if (!handler)
+      throw new Error(
+        `MCP server '${owner.name}' asked for user input but no inputRequests handler is configured`,
+      );
+    const result = await handler({
+      key: String(ctx.mcpReq.id),
+      params: request.params as Parameters<typeof handler>[0]['params'],
+      signal: ctx.mcpReq.signal,
+    });
+    if (result.action !== 'accept' && client.getProtocolEra() === 'modern') {
+      throw clientError(
+        'MCP_CLIENT_INPUT_REQUEST_DECLINED',
+        `MCP server '${owner.name}': the input request was ${result.action === 'decline' ? 'declined' : 'cancelled'}`,
+        { server: owner.name, action: result.action },
+      );
+    }
+    return result;
+  });
+}
