@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
  * redis-server nor Chromium and runs in a few seconds. `npm test` runs both projects.
  */
 const unit = [
-  'src/**/*.test.ts',
+  'test/server-suspended-calls.test.ts',
+  'test/client-safe-validator.test.ts',
+  'test/client-schema-cache.test.ts',
   'test/architecture.test.ts',
   'test/events-wire.test.ts',
   'test/readme.test.ts',
@@ -25,6 +27,7 @@ const unit = [
   'test/hardening-webhook-replay.test.ts',
   'test/client-interop.test.ts',
   'test/hardening-client-schemas.test.ts',
+  'test/public-seams.test.ts',
 ];
 
 export default defineConfig({

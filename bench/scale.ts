@@ -47,7 +47,7 @@ const TOOL = 'echo';
 
 /**
  * What every Redis instance runs with besides the bus: the shared request-state key, legacy streams
- * in a RedisEventStore and MCP Events on a RedisMCPEventStore. Only the bus and the key touch the
+ * in a RedisResumabilityEventStore and MCP Events on a RedisMCPEventStore. Only the bus and the key touch the
  * requests measured here; the stores are on to measure a fully scaled-out configuration.
  */
 const SCALED_KEY = randomBytes(32).toString('base64');

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { listenLocal } from '../test/support/net.js';
 import { processCpuMs } from './support.js';
 
 const BENCH_FILE = fileURLToPath(import.meta.url);
@@ -358,7 +359,7 @@ async function serve(target: Target): Promise<void> {
   if (handler) {
     httpServer = http.createServer(handler);
     httpServer.keepAliveTimeout = 30_000;
-    await new Promise<void>((resolve) => httpServer?.listen(0, '127.0.0.1', resolve));
+    await listenLocal(httpServer);
   }
   const profiles = await profileOnSignal();
   let stopping = false;

@@ -6,9 +6,9 @@
  *   node --expose-gc --import tsx bench/session-flood.ts [--count 5000] [--idle-ms 0] [--limits '{"maxSessions":1000}']
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { MCPServer } from '../src/index.js';
+import { listenLocal } from '../test/support/net.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,8 +35,7 @@ const mcp = new MCPServer({ name: 'flood', version: '1.0.0', tools: {}, limits: 
 const listener = http.createServer((req, res) => {
   void mcp.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
 });
-await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+const url = `${(await listenLocal(listener)).url}/mcp`;
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',

@@ -1,7 +1,6 @@
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
 export type { ServerAuthState } from './client/auth/auth-required.js';
 export {
-  CALLBACK_PORT_ATTEMPTS,
   createOAuthCallbackServer,
   getCallbackUrlCandidates,
   type OAuthCallbackResult,
@@ -81,6 +80,7 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export { MCPErrorCategories, type MCPErrorCategory, MCPErrorCode } from './errors.js';
 export { MCPClientServerProxy } from './proxy/server-proxy.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
@@ -109,6 +109,20 @@ export type {
   MCPEventStoreReadResult,
   MCPStoredEvent,
   MCPWebhookQueue,
+  WebhookDelivery,
+  WebhookDeliveryContext,
+  WebhookDeliveryOptions,
+  WebhookEventLog,
+  WebhookEventType,
+  WebhookEventTypes,
+  WebhookMessage,
+  WebhookOutcome,
+  WebhookPoster,
+  WebhookRecord,
+  WebhookRefresh,
+  WebhookRegistry,
+  WebhookReport,
+  WebhookSubscription,
 } from './server/events/contracts.js';
 export { InMemoryMCPEventStore } from './server/events/memory-store.js';
 export type {
@@ -132,7 +146,7 @@ export {
 export { MCPServer, type MCPServerHonoSSEStartOptions } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export type { ToolInfo } from './server/tool-info.js';
-export { SSETransport } from './server/transports/hono-sse-transport.js';
+export type { SSETransport } from './server/transports/hono-sse-transport.js';
 export { requestUrl } from './server/transports/request-target.js';
 export type {
   AppResource,
@@ -146,12 +160,15 @@ export type {
   MCPServerResourceContent,
   MCPServerResources,
   MCPToolContext,
-  McpUiResourceCsp,
+  MCPUiResourceCsp,
+  MCPUiResourcePermissions,
   McpUiResourceMeta,
-  McpUiResourcePermissions,
   Prompt,
   ResourceTemplate,
   StreamableHTTPServerTransportOptions,
 } from './server/types.js';
-export { MCPErrorCategories, type MCPErrorCategory, MCPErrorCode } from './shared/error-codes.js';
+export type {
+  EventCursor as MCPEventCursor,
+  WebhookErrorCategory as MCPWebhookErrorCategory,
+} from './shared/events-wire.js';
 export { MCP_INSTANCE_ID_HEADER } from './shared/instance-header.js';

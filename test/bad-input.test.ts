@@ -7,19 +7,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPServer } from '../src/index.js';
 import { fullConfig } from './fixtures/tools.js';
-import { connectHttp, eventually, isAlive, serveHttp, textOf } from './helpers.js';
+import { connectHttp, serveHttp } from './helpers.js';
+import { isAlive } from './support/process.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
+/** Labels of the waitTool runs that started, and of those that saw their abort signal. */
+const started: string[] = [];
 const aborted: string[] = [];
 const waitTool = createTool({
   id: 'wait',
   description: 'Waits for its abort signal.',
   inputSchema: z.object({ label: z.string() }),
   execute: async ({ label }, context) => {
+    started.push(label);
     const signal = context?.mcp?.extra.signal;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 5000);
@@ -178,7 +184,7 @@ describe('bad input over HTTP', () => {
         { name: 'waitTool', arguments: { label: era } },
         { signal: controller.signal },
       );
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually('the tool to start', () => started.includes(era));
       controller.abort();
       await expect(call).rejects.toThrow();
       await eventually('the tool to see its abort signal', () => aborted.includes(era));

@@ -22,7 +22,8 @@ import {
 import { generateWebhookSecret } from '../src/shared/events-wire.js';
 import { eventsServer, pushOccurrence } from './fixtures/events.js';
 import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
-import { bearerAuth, eventually, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';
+import { bearerAuth, type HttpHarness, serveHttp, serveReplaceable } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

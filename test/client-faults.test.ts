@@ -26,9 +26,11 @@ import {
   serveHangingHttp,
   serveSdkHttp,
   survivors,
-  textOf,
 } from './fixtures/client-harness.js';
-import { isAlive } from './helpers.js';
+import { listenLocal } from './support/net.js';
+import { isAlive } from './support/process.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const clients: MCPClient[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -364,7 +366,7 @@ describe('reconnecting', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       void current.startHTTP({ url, httpPath: '/mcp', req, res });
     });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    await listenLocal(listener);
     const address = listener.address() as { port: number };
     const url = new URL(`http://127.0.0.1:${address.port}/mcp`);
     cleanups.push(async () => {
@@ -459,9 +461,7 @@ describe('child processes', () => {
     await mcp.reconnectServer('healthy');
     const { errors } = await mcp.listToolsWithErrors({ perServerTimeoutMs: 500 });
     expect(Object.keys(errors)).toEqual(['hang']);
-    for (let waited = 0; log.pids.size === 0 && waited < 3000; waited += 25) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually('the hanging server to be spawned', () => log.pids.size > 0, 3000);
     expect(log.pids.size).toBe(1);
 
     // disconnect() aborts the connect in flight instead of waiting out its 6 s timeout.

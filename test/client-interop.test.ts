@@ -14,9 +14,9 @@ import {
   sdkStdio,
   serveSdkHttp,
   survivors,
-  textOf,
 } from './fixtures/client-harness.js';
 import { SDK_SERVER_INFO } from './fixtures/sdk-mcp-server.js';
+import { textOf } from './support/results.js';
 
 const MODERN = '2026-07-28';
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { MastraError } from '@mastra/core/error';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CALLBACK_PORT_ATTEMPTS } from '../src/client/auth/callback-server.js';
 import {
-  CALLBACK_PORT_ATTEMPTS,
   createIntrospectionValidator,
   createOAuthCallbackServer,
   createOAuthMiddleware,
@@ -32,6 +32,9 @@ import {
 } from '../src/index.js';
 import { type AuthorizationServer, startAuthorizationServer } from './fixtures/oidc-server.js';
 import { weatherTool } from './fixtures/tools.js';
+import { freePort, listenLocal } from './support/net.js';
+import { rejectionOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -48,25 +51,6 @@ function errorOf(work: () => unknown): MastraError {
     throw error;
   }
   throw new Error('expected an error');
-}
-
-async function rejectionOf(work: Promise<unknown>): Promise<MastraError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof MastraError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** A port that was free a moment ago (its neighbours are the fallback candidates). */
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 async function occupy(port: number): Promise<void> {
@@ -167,6 +151,7 @@ describe('MCPOAuthClientProvider', () => {
     await cimd.saveDiscoveryState(discovery('https://as.example.com'));
     const refused = await rejectionOf(
       Promise.resolve(cimd.clientInformation({ issuer: 'https://as.example.com' })),
+      MastraError,
     );
     expect(refused.id).toBe('MCP_CLIENT_OAUTH_NO_CLIENT_IDENTITY');
     expect(refused.message).toContain('client_id_metadata_document_supported');
@@ -180,8 +165,12 @@ describe('MCPOAuthClientProvider', () => {
     });
     // Support announced by one server says nothing about another.
     expect(
-      (await rejectionOf(Promise.resolve(cimd.clientInformation({ issuer: 'https://other.example.com' }))))
-        .id,
+      (
+        await rejectionOf(
+          Promise.resolve(cimd.clientInformation({ issuer: 'https://other.example.com' })),
+          MastraError,
+        )
+      ).id,
     ).toBe('MCP_CLIENT_OAUTH_NO_CLIENT_IDENTITY');
   });
 
@@ -223,7 +212,7 @@ describe('MCPOAuthClientProvider', () => {
     expect((await subject.discoveryState())?.authorizationServerUrl).toBe('https://a.example.com');
     await subject.invalidateCredentials('verifier');
     expect(await subject.discoveryState()).toBeUndefined();
-    expect((await rejectionOf(Promise.resolve(subject.codeVerifier()))).id).toBe(
+    expect((await rejectionOf(Promise.resolve(subject.codeVerifier()), MastraError)).id).toBe(
       'MCP_CLIENT_OAUTH_NO_CODE_VERIFIER',
     );
   });
@@ -341,12 +330,17 @@ describe('createOAuthCallbackServer', () => {
   it('refuses redirect URLs that are not loopback http', async () => {
     for (const url of ['https://127.0.0.1:5533/cb', 'http://app.example.com/cb', 'http://10.0.0.1:5533/cb']) {
       expect(errorOf(() => getCallbackUrlCandidates(url)).id).toBe('MCP_CLIENT_OAUTH_INVALID_REDIRECT_URL');
-      expect((await rejectionOf(createOAuthCallbackServer({ redirectUrl: url, state: 's' }))).id).toBe(
-        'MCP_CLIENT_OAUTH_INVALID_REDIRECT_URL',
-      );
+      expect(
+        (await rejectionOf(createOAuthCallbackServer({ redirectUrl: url, state: 's' }), MastraError)).id,
+      ).toBe('MCP_CLIENT_OAUTH_INVALID_REDIRECT_URL');
     }
     expect(
-      (await rejectionOf(createOAuthCallbackServer({ redirectUrl: 'http://127.0.0.1:0/cb', state: '' }))).id,
+      (
+        await rejectionOf(
+          createOAuthCallbackServer({ redirectUrl: 'http://127.0.0.1:0/cb', state: '' }),
+          MastraError,
+        )
+      ).id,
     ).toBe('MCP_CLIENT_OAUTH_INVALID_STATE');
   });
 
@@ -390,7 +384,7 @@ describe('createOAuthCallbackServer', () => {
       state: 'expected',
     });
     expect(response.status).toBe(400);
-    const error = await rejectionOf(server.waitForCode());
+    const error = await rejectionOf(server.waitForCode(), MastraError);
     expect(error.id).toBe('MCP_CLIENT_OAUTH_AUTHORIZATION_FAILED');
     expect(error.message).toContain('access_denied');
     expect(error.message).toContain('The user said no');
@@ -412,6 +406,7 @@ describe('createOAuthCallbackServer', () => {
     for (const candidate of candidates) await occupy(Number(new URL(candidate).port)).catch(() => undefined);
     const error = await rejectionOf(
       createOAuthCallbackServer({ redirectUrl: `http://127.0.0.1:${port}/cb`, state: 's' }),
+      MastraError,
     );
     expect(error.id).toBe('MCP_CLIENT_OAUTH_CALLBACK_PORT_IN_USE');
     expect(error.message).toContain(`127.0.0.1:${port}`);
@@ -420,7 +415,9 @@ describe('createOAuthCallbackServer', () => {
   it('close() before a response rejects waitForCode and frees the port', async () => {
     const server = await createOAuthCallbackServer({ redirectUrl: 'http://127.0.0.1:0/cb', state: 's' });
     await server.close();
-    expect((await rejectionOf(server.waitForCode())).id).toBe('MCP_CLIENT_OAUTH_CALLBACK_CLOSED');
+    expect((await rejectionOf(server.waitForCode(), MastraError)).id).toBe(
+      'MCP_CLIENT_OAUTH_CALLBACK_CLOSED',
+    );
     expect(await listening(server.url)).toBe(false);
     await server.close();
   });
@@ -480,7 +477,7 @@ async function startGuarded(options: { acceptToken?: string; cimd?: boolean } = 
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenLocal(server);
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   cleanups.push(async () => {
     server.closeAllConnections();
@@ -553,7 +550,9 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     await mcp.listToolsWithErrors();
     expect(mcp.getServerAuthState('plain')).toBeUndefined();
     expect(errorOf(() => mcp.getServerAuthState('nope')).id).toBe('MCP_CLIENT_UNKNOWN_SERVER');
-    expect((await rejectionOf(mcp.cancelAuthentication('nope'))).id).toBe('MCP_CLIENT_UNKNOWN_SERVER');
+    expect((await rejectionOf(mcp.cancelAuthentication('nope'), MastraError)).id).toBe(
+      'MCP_CLIENT_UNKNOWN_SERVER',
+    );
   });
 
   it('sends the metadata-document URL as client_id where supported, and fails explicitly where not', async () => {
@@ -585,12 +584,14 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
         }),
       },
     });
-    expect((await rejectionOf(mcp.authenticate('plain'))).id).toBe('MCP_CLIENT_AUTH_NOT_SUPPORTED');
-    const web = await rejectionOf(mcp.authenticate('web'));
+    expect((await rejectionOf(mcp.authenticate('plain'), MastraError)).id).toBe(
+      'MCP_CLIENT_AUTH_NOT_SUPPORTED',
+    );
+    const web = await rejectionOf(mcp.authenticate('web'), MastraError);
     expect(web.id).toBe('MCP_CLIENT_AUTH_NOT_SUPPORTED');
     expect(web.message).toContain('loopback');
-    expect((await rejectionOf(mcp.authenticate('nope'))).id).toBe('MCP_CLIENT_UNKNOWN_SERVER');
-    expect((await rejectionOf(mcp.authenticate('plain', { timeoutMs: 0 }))).id).toBe(
+    expect((await rejectionOf(mcp.authenticate('nope'), MastraError)).id).toBe('MCP_CLIENT_UNKNOWN_SERVER');
+    expect((await rejectionOf(mcp.authenticate('plain', { timeoutMs: 0 }), MastraError)).id).toBe(
       'MCP_CLIENT_AUTH_INVALID_TIMEOUT',
     );
   });
@@ -643,7 +644,7 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     await again;
     expect(redirects.urls).toHaveLength(2);
     expect(await mcp.cancelAuthentication('guarded')).toBe(true);
-    expect((await rejectionOf(retry)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(retry, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
   });
 
   it('cancels during setup, before anything connected: the state stays undefined', async () => {
@@ -654,7 +655,7 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     });
     const pending = mcp.authenticate('guarded');
     expect(await mcp.cancelAuthentication('guarded')).toBe(true);
-    expect((await rejectionOf(pending)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(pending, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
     expect(mcp.getServerAuthState('guarded')).toBeUndefined();
     expect(redirects.urls).toEqual([]);
     expect(guarded.hits.filter((hit) => hit.endsWith('/mcp'))).toEqual([]);
@@ -666,7 +667,7 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     const mcp = clientFor({
       guarded: { url: guarded.mcpUrl, authProvider: await loopbackProvider(redirects) },
     });
-    const error = await rejectionOf(mcp.authenticate('guarded', { timeoutMs: 300 }));
+    const error = await rejectionOf(mcp.authenticate('guarded', { timeoutMs: 300 }), MastraError);
     expect(error.id).toBe('MCP_CLIENT_AUTH_TIMEOUT');
     expect(error.message).toContain("MCP server 'guarded'");
     expect(error.message).toContain('300 ms');
@@ -690,7 +691,7 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     expect(authProvider.redirectUrl).toBe(sent.href);
     expect(await listening(sent)).toBe(true);
     await mcp.cancelAuthentication('guarded');
-    await rejectionOf(flow);
+    await rejectionOf(flow, MastraError);
     expect(authProvider.redirectUrl).toBe(configured.href);
   });
 
@@ -707,7 +708,7 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     expect(sent.port).not.toBe('0');
     expect(await listening(sent)).toBe(true);
     expect(await mcp.cancelAuthentication('guarded')).toBe(true);
-    await rejectionOf(flow);
+    await rejectionOf(flow, MastraError);
   });
 
   it('authenticates different servers independently', async () => {
@@ -724,11 +725,11 @@ describe('MCPClient auth state and authenticate() (minimal protected endpoint)',
     const flowTwo = mcp.authenticate('two');
     await Promise.all([r1, r2]);
     expect(await mcp.cancelAuthentication('one')).toBe(true);
-    expect((await rejectionOf(flowOne)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(flowOne, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
     const stillWaiting = new URL(redirectsTwo.urls[0]?.searchParams.get('redirect_uri') as string);
     expect(await listening(stillWaiting)).toBe(true);
     await mcp.disconnect();
-    expect((await rejectionOf(flowTwo)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(flowTwo, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
     expect(await listening(stillWaiting)).toBe(false);
   });
 });
@@ -831,7 +832,7 @@ async function protectedStack(options: { accessTokenTtl?: number } = {}): Promis
     if (!guard || !(await guard(req, res, url)).proceed) return;
     await mcp.startHTTP({ url, httpPath: '/mcp', req, res });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenLocal(server);
   const mcpUrl = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
   const as = await startAuthorizationServer({
     redirectUris,
@@ -999,10 +1000,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
     const { transcript, stack, browser, storage, mcp } = await recordedSession({ accessTokenTtl: 1 });
     await mcp.authenticate('secured');
     const before = JSON.parse((await storage.get('tokens')) as string);
-    for (let attempt = 0; await stack.active(before.access_token); attempt++) {
-      if (attempt > 100) throw new Error('the access token never expired');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually('the access token to expire', async () => !(await stack.active(before.access_token)));
     expect(await callWeather(mcp, 'secured')).toMatchObject({ location: 'Paris' });
     const after = JSON.parse((await storage.get('tokens')) as string);
     expect(after.access_token).not.toBe(before.access_token);
@@ -1089,7 +1087,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
     });
     const storage = new InMemoryOAuthStorage();
     const mcp = stack.client({ onRedirectToAuthorization: browser.onRedirectToAuthorization, storage });
-    const error = await rejectionOf(mcp.authenticate('secured'));
+    const error = await rejectionOf(mcp.authenticate('secured'), MastraError);
     expect(error.id).toBe('MCP_CLIENT_AUTH_FAILED');
     expect(error.message).toContain('https://attacker.example.com');
     expect(await storage.get('tokens')).toBeUndefined();
@@ -1109,11 +1107,11 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
       () => 'resolved',
       () => 'rejected',
     );
-    while (browser.responses.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually('the browser to get an answer', () => browser.responses.length > 0);
     expect(await browser.responses[0]).toBe(400);
     expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
     expect(await mcp.cancelAuthentication('secured')).toBe(true);
-    expect((await rejectionOf(flow)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(flow, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
     expect(await storage.get('tokens')).toBeUndefined();
   });
 
@@ -1154,12 +1152,12 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
       onRedirectToAuthorization: (url) => (browser ? browser.onRedirectToAuthorization(url) : held.push(url)),
     });
     const cancelled = mcp.authenticate('secured');
-    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually('the authorization redirect', () => held.length > 0);
     expect(await mcp.cancelAuthentication('secured')).toBe(true);
-    expect((await rejectionOf(cancelled)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
+    expect((await rejectionOf(cancelled, MastraError)).id).toBe('MCP_CLIENT_AUTH_CANCELLED');
     expect(mcp.getServerAuthState('secured')).toBe('needs-auth');
 
-    expect((await rejectionOf(mcp.authenticate('secured', { timeoutMs: 500 }))).id).toBe(
+    expect((await rejectionOf(mcp.authenticate('secured', { timeoutMs: 500 }), MastraError)).id).toBe(
       'MCP_CLIENT_AUTH_TIMEOUT',
     );
     expect(held).toHaveLength(2);

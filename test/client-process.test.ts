@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { eventually, isAlive } from './helpers.js';
+import { isAlive } from './support/process.js';
+import { eventually } from './support/wait.js';
 
 describe('process hooks', () => {
   it.each([

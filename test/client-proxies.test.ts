@@ -31,7 +31,9 @@ import {
   serveExternalApps,
 } from './fixtures/external-apps-server.js';
 import { RuleFGA } from './fixtures/rule-fga.js';
-import { connectHttp, type Era, eventually, newClient, serveReplaceable, textOf } from './helpers.js';
+import { connectHttp, type Era, newClient, serveReplaceable } from './helpers.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

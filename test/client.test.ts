@@ -12,7 +12,8 @@ import {
 } from '../src/index.js';
 import { clientTestTools } from './fixtures/client-tools.js';
 import { fullConfig } from './fixtures/tools.js';
-import { eventually, type HarnessOptions, serveHttp } from './helpers.js';
+import { type HarnessOptions, serveHttp } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -15,6 +15,7 @@ import { ConsoleLogger } from '@mastra/core/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MastraMCPServerDefinition, MCPClient, MCPErrorCategories, MCPErrorCode } from '../src/index.js';
 import { type LocalHttpsServer, startLocalHttps } from './fixtures/local-tls.js';
+import { listenLocal } from './support/net.js';
 
 const servers: http.Server[] = [];
 let https: LocalHttpsServer;
@@ -24,7 +25,7 @@ let statusPort: number;
 let nextId = 0;
 
 async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenLocal(server);
   return (server.address() as AddressInfo).port;
 }
 
@@ -162,17 +163,22 @@ describe('listTools()', () => {
 });
 
 describe('MCPErrorCode', () => {
-  it('holds every error id the sources raise, each with a category', async () => {
+  it('holds every error id the sources raise and no other, each with a category', async () => {
     const src = fileURLToPath(new URL('../src', import.meta.url));
-    const files = (await readdir(src, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    const files = (await readdir(src, { recursive: true })).filter(
+      (file) => file.endsWith('.ts') && file !== 'errors.ts',
+    );
     const raised = new Set<string>();
     for (const file of files) {
       const text = await readFile(join(src, file), 'utf8');
       for (const [, id] of text.matchAll(/['`](MCP_(?:CLIENT|SERVER|EVENTS|REDIS)_[A-Z0-9_]+)['`]/g))
         if (id !== 'MCP_CLIENT_BRAND') raised.add(id as string);
+      // Ids raised through the one constructor, mcpError(MCPErrorCode.KEY, ...).
+      for (const [, key] of text.matchAll(/\bMCPErrorCode\.([A-Z0-9_]+)/g)) raised.add(`MCP_${key}`);
     }
     const exported = new Set<string>(Object.values(MCPErrorCode));
     expect([...raised].filter((id) => !exported.has(id))).toEqual([]);
+    expect([...exported].filter((id) => !raised.has(id))).toEqual([]);
     for (const id of exported)
       expect(['USER', 'THIRD_PARTY', 'SYSTEM']).toContain(MCPErrorCategories[id as MCPErrorCode]);
   });

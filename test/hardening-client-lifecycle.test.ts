@@ -27,19 +27,13 @@ import {
   sdkStdio,
   serveSdkHttp,
   survivors,
-  textOf,
 } from './fixtures/client-harness.js';
 import { eventsServer } from './fixtures/events.js';
 import { prompts, resources, weatherTool } from './fixtures/tools.js';
-import {
-  connectHttp,
-  type Era,
-  eventually,
-  newClient,
-  rejectionOf,
-  serveHttp,
-  serveReplaceable,
-} from './helpers.js';
+import { connectHttp, type Era, newClient, serveHttp, serveReplaceable } from './helpers.js';
+import { listenLocal } from './support/net.js';
+import { rejectionOf, textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 /**
  * Far below the connections' own 60 s timeout (what disconnect() waited for before), far above
@@ -99,7 +93,7 @@ async function front(server?: MCPServer, hang: (req: IncomingMessage) => boolean
     }
     void server?.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
   });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  await listenLocal(listener);
   const { port } = listener.address() as AddressInfo;
   cleanups.push(async () => {
     listener.closeAllConnections();
@@ -189,7 +183,7 @@ describe('disconnect() returns promptly and leaves no child process, in every st
     const mcp = client({ stdio: sdkStdio({ logger: log.logger }), http: { url: sdkHttp.url } });
     const tools = await mcp.listTools();
     const calls = [run(tools.stdio_sleep, { ms: 60_000 }), run(tools.http_sleep, { ms: 60_000 })].map(
-      rejectionOf,
+      (call) => rejectionOf(call),
     );
     await pause(300);
 
@@ -210,7 +204,9 @@ describe('disconnect() returns promptly and leaves no child process, in every st
     // The next process the stdio server starts, and every HTTP request from now on, hang.
     Object.assign(stdio, faultStdio('fault-hang', ['--ignore-sigterm']));
     hanging.hanging = true;
-    const reconnects = [mcp.reconnectServer('stdio'), mcp.reconnectServer('http')].map(rejectionOf);
+    const reconnects = [mcp.reconnectServer('stdio'), mcp.reconnectServer('http')].map((work) =>
+      rejectionOf(work),
+    );
     await eventually('both reconnects under way', () => log.pids.size === 2 && hanging.open > 0, 10_000);
     expect(log.pids.has(first[0] as number)).toBe(true);
 
@@ -223,7 +219,7 @@ describe('disconnect() returns promptly and leaves no child process, in every st
   it('while an OAuth authorization is pending', async () => {
     const hanging = await front();
     const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    await listenLocal(probe);
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const redirectUrl = `http://127.0.0.1:${port}/oauth/callback`;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LogMessage, MCPClient, type MCPTool, type StdioServerDefinition } from '../src/index.js';
-import { pidRecorder, reap, run, survivors, textOf } from './fixtures/client-harness.js';
+import { pidRecorder, reap, run, survivors } from './fixtures/client-harness.js';
+import { textOf } from './support/results.js';
 
 const fixture = path.join(
   path.dirname(new URL(import.meta.url).pathname),

@@ -18,15 +18,15 @@ import {
   connectHttp,
   connectSse,
   type Era,
-  eventually,
-  isAlive,
   modernEnvelope,
   modernRequest,
   replyOf,
   serveHttp,
   serveReplaceable,
-  textOf,
 } from './helpers.js';
+import { isAlive } from './support/process.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -7,15 +7,8 @@ import { createTool } from '@mastra/core/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPServer, type MCPServerLimits, type StreamableHTTPServerTransportOptions } from '../src/index.js';
-import {
-  bearerAuth,
-  connectHttp,
-  connectSse,
-  eventually,
-  type HttpHarness,
-  newClient,
-  serveHttp,
-} from './helpers.js';
+import { bearerAuth, connectHttp, connectSse, type HttpHarness, newClient, serveHttp } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -243,7 +236,11 @@ describe('idle legacy sessions expire (limits.sessionIdleTimeoutMs)', () => {
     const id = await openSession(http);
     const stream = await openStream(http.mcpUrl, { 'mcp-session-id': id });
     expect(stream.response.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // A session opened after it, without a stream, expiring is the sign that this one's idle time
+    // has passed too.
+    await openSession(http);
+    expect(tracked(mcp)).toBe(2);
+    await eventually('the session without a stream to be closed', () => tracked(mcp) === 1, 3000);
     expect((await callOn(http, id)).status).toBe(200);
     stream.close();
     await eventually('the idle session to be closed', () => tracked(mcp) === 0, 3000);
@@ -301,7 +298,11 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     expect(response.status).toBe(200);
     await eventually('two calls to start', () => gauge.started >= 2);
     controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    // Once both have ended their slots are free, so a queued call would start; a later round trip
+    // gives it the time to.
+    await eventually('the two running calls to end', () => gauge.running === 0);
+    const [answer] = await messagesOf(await post(http.mcpUrl, call(11, 'whoami')));
+    expect(answer).toMatchObject({ id: 11, result: { content: [{ type: 'text' }] } });
     expect(gauge.started).toBe(2);
   });
 
@@ -313,9 +314,11 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     expect(response.status).toBe(200);
     await eventually('two calls to start', () => gauge.started >= 2);
     controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 900));
-    expect(gauge.started).toBe(2);
+    // The session's gate runs requests in arrival order: this later call completing means no
+    // call of the batch is left in its queue.
+    await eventually('the two running calls to end', () => gauge.running === 0);
     expect((await callOn(http, id)).status).toBe(200);
+    expect(gauge.started).toBe(2);
   });
 
   it('a queued call the client cancels never runs', async () => {
@@ -330,9 +333,9 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     controller.abort();
     await expect(second).rejects.toThrow();
     await first;
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(gauge.started).toBe(1);
-    // The connection still serves.
+    // The connection still serves, in arrival order: had the cancelled call stayed queued, it
+    // would have run before this one.
     await client.callTool({ name: 'hold', arguments: { ms: 10 } });
     expect(gauge.started).toBe(2);
   });
@@ -356,7 +359,7 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     cleanups.push(() => client.close());
     // Held until three run at once: however slowly the POSTs arrive, a fourth would have to start.
     const calls = Array.from({ length: 9 }, () => client.callTool({ name: 'hold', arguments: { ms: -1 } }));
-    await eventually('three held calls to run', () => gauge.running === 3);
+    await eventually('three held calls to run', () => gauge.running === 3, 20_000);
     gate.open();
     const results = await Promise.all(calls);
     expect(results).toHaveLength(9);

@@ -14,7 +14,6 @@ import { MCPServer, type MCPServerLimits } from '../src/index.js';
 import { askTool } from './fixtures/ask-tool.js';
 import {
   bearerAuth,
-  eventually,
   type HttpHarness,
   modernRequest,
   openStalledStream,
@@ -22,6 +21,7 @@ import {
   type StreamTransport,
   serveHttp,
 } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -103,7 +103,8 @@ describe('parked 2026-07-28 calls are bounded (limits.maxSuspendedCalls, maxSusp
     const { http } = await setup({
       maxSuspendedCalls: 5,
       maxSuspendedCallsPerPrincipal: 2,
-      suspendedCallTimeoutMs: 1500,
+      // Long enough that none expires before the budgets are checked, even on a loaded machine.
+      suspendedCallTimeoutMs: 5000,
     });
     const alice = [await park(http, 'alice'), await park(http, 'alice')];
     const perPrincipal = await call(http, 'alice');
@@ -136,7 +137,7 @@ describe('parked 2026-07-28 calls are bounded (limits.maxSuspendedCalls, maxSusp
 
     // Expiry frees them all: every waiting run sees `cancel`.
     outcomes = [];
-    await eventually('the parked calls to expire', () => outcomes.length === 5, 10_000);
+    await eventually('the parked calls to expire', () => outcomes.length === 5, 20_000);
     expect(outcomes).toEqual(['cancel', 'cancel', 'cancel', 'cancel', 'cancel']);
     for (const user of ['alice', 'alice', 'bob', 'carol', undefined]) await park(http, user);
   });
@@ -302,13 +303,15 @@ describe('open streams are capped (limits.maxOpenStreams)', () => {
 
     // However a stream ends (here the client goes away), its place is freed.
     open[2]?.controller.abort();
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const attempt = await openStream(http);
-      if (attempt.response.status === 200) break;
-      attempt.controller.abort();
-      expect(Date.now()).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      'a stream to be admitted in the freed place',
+      async () => {
+        const attempt = await openStream(http);
+        if (attempt.response.status === 200) return true;
+        attempt.controller.abort();
+        return false;
+      },
+      5000,
+    );
   });
 });

@@ -17,7 +17,8 @@ import {
 import { generateWebhookSecret } from '../src/shared/events-wire.js';
 import { eventsServer, pushOccurrence } from './fixtures/events.js';
 import { signedDelivery, startWebhookEndpoint } from './fixtures/webhook-endpoint.js';
-import { bearerAuth, eventually, serveHttp } from './helpers.js';
+import { bearerAuth, serveHttp } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

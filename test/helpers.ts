@@ -1,15 +1,17 @@
 /**
- * Real transports for the integration tests: an HTTP server on 127.0.0.1, stdio child processes,
- * raw 2026-07-28 requests and streams, and the README-wired server process.
+ * The MCP harness of the integration tests: an HTTP server on 127.0.0.1, stdio child processes,
+ * raw 2026-07-28 requests and streams, and the README-wired server process. Waiting, results and
+ * listeners that are not MCP-specific live in test/support/.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { MCPServer, MCPServerLimits, StreamableHTTPServerTransportOptions } from '../src/index.js';
+import { listenLocal } from './support/net.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -51,18 +53,8 @@ export async function serveHttp(mcp: MCPServer, harness: HarnessOptions = {}): P
       });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    base,
-    mcpUrl: new URL(`${base}/mcp`),
-    server,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { url: base, close } = await listenLocal(server);
+  return { base, mcpUrl: new URL(`${base}/mcp`), server, close };
 }
 
 /** Serves whichever MCPServer `current()` returns at each request: replace it as a restarted process would be. */
@@ -110,38 +102,6 @@ export async function connectStdio(
   return { client, pid: transport.pid as number };
 }
 
-/** Waits until `check` passes or the deadline passes (then throws with `what`). */
-export async function eventually<T>(
-  what: string,
-  check: () => T | undefined | false,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-export function textOf(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-  return content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n');
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Accepts every elicitation with the content `answer` gives for its message. */
 export function answerElicitations(
   client: Client,
@@ -152,13 +112,6 @@ export function answerElicitations(
     content: answer(request.params.message),
   }));
 }
-
-/** What `promise` rejected with, or undefined when it resolved. */
-export const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
-  promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
 
 /** The per-request `_meta` envelope of a raw 2026-07-28 request; `capabilities` are the client's. */
 export function modernEnvelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {

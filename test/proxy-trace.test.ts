@@ -18,7 +18,8 @@ import {
   servedTraced,
   tracedObservability,
 } from './fixtures/traced.js';
-import { connectHttp, type Era, newClient, serveHttp, textOf } from './helpers.js';
+import { connectHttp, type Era, newClient, serveHttp } from './helpers.js';
+import { textOf } from './support/results.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

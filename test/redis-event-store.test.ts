@@ -17,7 +17,8 @@ import {
 } from '../src/index.js';
 import { REDIS_UNAVAILABLE, RedisMCPEventStore, type RedisMCPEventStoreOptions } from '../src/redis/index.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { until } from './fixtures/signals-agent.js';
+import { rejectionOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -65,15 +66,6 @@ async function instance(options: Partial<RedisMCPEventStoreOptions> = {}) {
 let nextId = 0;
 function occurrence(name: string, data: Record<string, unknown> = {}, timestamp = new Date()) {
   return { eventId: `evt-${++nextId}`, name, timestamp: timestamp.toISOString(), data };
-}
-
-async function rejectionOf(work: Promise<unknown>): Promise<Error> {
-  const error = await work.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (error instanceof Error) return error;
-  throw new Error('expected a rejection');
 }
 
 /** A read with positions as their numbers and occurrences as their data, comparable across stores. */
@@ -195,7 +187,13 @@ describe('RedisMCPEventStore', () => {
     const { store } = await instance({ maxAgeMs: 300 });
     const start = await store.head();
     await store.append(occurrence('a', { i: 1 }));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Retention reads Redis' clock, so wait on that clock: until it is past the entry's stored time + maxAgeMs.
+    const storedAt = Number((await admin.xRange('mastra-mcp:events:srv:stream:a', '-', '+'))?.[0]?.message.t);
+    expect(storedAt).toBeGreaterThan(0);
+    await eventually('Redis clock past the retention', async () => {
+      const [seconds, micros] = await admin.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) > storedAt + 300;
+    });
     const read = await store.readAfter(start, { name: 'a' }, 10);
     expect(read).toMatchObject({ events: [], truncated: true });
     expect(read.from).toBe(read.position);
@@ -265,22 +263,22 @@ describe('RedisMCPEventStore', () => {
     const unwatchOne = one.store.watch((name) => heard.one.push(name));
     const unwatchTwo = two.store.watch((name) => heard.two.push(name));
     const channel = 'mastra-mcp:events:srv:appended';
-    await until('both subscribed', async () => (await admin.pubSubNumSub(channel))[channel] === 2);
+    await eventually('both subscribed', async () => (await admin.pubSubNumSub(channel))[channel] === 2);
 
     await one.store.append(occurrence('a'));
     expect(heard.one).toEqual(['a']);
-    await until('the other instance heard', () => heard.two.length === 1);
+    await eventually('the other instance heard', () => heard.two.length === 1);
     await two.store.append(occurrence('b'));
-    await until('the first instance heard back', () => heard.one.length === 2);
+    await eventually('the first instance heard back', () => heard.one.length === 2);
     expect(heard).toEqual({ one: ['a', 'b'], two: ['a', 'b'] });
 
     await admin.publish(channel, 'not json');
-    await until('the malformed message reported', () => one.errors.length === 1);
+    await eventually('the malformed message reported', () => one.errors.length === 1);
     expect(one.errors[0]?.message).toBe(`RedisMCPEventStore: dropped a malformed message on '${channel}'`);
 
     unwatchOne();
     unwatchTwo();
-    await until('both unsubscribed', async () => (await admin.pubSubNumSub(channel))[channel] === 0);
+    await eventually('both unsubscribed', async () => (await admin.pubSubNumSub(channel))[channel] === 0);
   });
 
   it('refuses options that cannot work', async () => {
@@ -319,9 +317,9 @@ describe('RedisMCPEventStore during a Redis outage', () => {
 
     await redis.stop();
     const [append, read, head] = await Promise.all([
-      rejectionOf(one.store.append(occurrence('a', { i: 2 }))),
-      rejectionOf(two.store.readAfter(start, { name: 'a' }, 10)),
-      rejectionOf(two.store.head()),
+      rejectionOf(one.store.append(occurrence('a', { i: 2 })), Error),
+      rejectionOf(two.store.readAfter(start, { name: 'a' }, 10), Error),
+      rejectionOf(two.store.head(), Error),
     ]);
     for (const error of [append, read, head]) {
       expect(error).toBeInstanceOf(MastraError);
@@ -339,7 +337,7 @@ describe('RedisMCPEventStore during a Redis outage', () => {
     await redis.restart();
     // Nothing was appended meanwhile, yet the watcher is woken for the type it reads once the
     // subscription is back, so a delivery that failed during the outage is retried at once.
-    await until('the watcher was woken after the reconnect', () => heard.includes('a'));
+    await eventually('the watcher was woken after the reconnect', () => heard.includes('a'));
     const after = await two.store.readAfter(start, { name: 'a' }, 10);
     expect(after.events).toEqual([kept]);
     expect(after.truncated).toBe(false);

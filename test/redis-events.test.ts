@@ -20,8 +20,8 @@ import { PollEventsResultSchema, StreamEventsResultSchema } from '../src/shared/
 import { type Balancer, startBalancer } from './fixtures/balancer.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { until } from './fixtures/signals-agent.js';
 import { connectHttp } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const CHANNEL = 'mastra-mcp:events:scaled:appended';
 
@@ -63,7 +63,7 @@ async function emit(count: number, repo = 'a'): Promise<Emitted[]> {
 
 /** Waits until instance `n` holds exactly `count` push streams (cancelled ones close asynchronously). */
 const streamsOn = (n: 1 | 2 | 3, count: number) =>
-  until(`${count} push stream(s) on instance ${n}`, async () => {
+  eventually(`${count} push stream(s) on instance ${n}`, async () => {
     const stats = (await instance(n).send({ action: 'stats' })) as { streams: number };
     return stats.streams === count;
   });
@@ -105,10 +105,10 @@ beforeAll(async () => {
   admin.on('error', () => {});
   await admin.connect();
   instances = await Promise.all([1, 2, 3].map(() => startInstance(redis.url, { events: {} })));
-  await until('all three instances listen for appends', async () => (await subscribers()) === 3);
+  await eventually('all three instances listen for appends', async () => (await subscribers()) === 3);
   balancers = {
-    push: await startBalancer([instance(2).url, instance(3).url, instance(1).url]),
-    poll: await startBalancer([instance(3).url, instance(1).url, instance(2).url]),
+    push: await startBalancer([instance(2).url, instance(3).url, instance(1).url], { policy: 'failover' }),
+    poll: await startBalancer([instance(3).url, instance(1).url, instance(2).url], { policy: 'failover' }),
   };
   mcp = new MCPClient({
     id: 'redis-events',
@@ -206,7 +206,7 @@ describe('MCP Events over three instances sharing a RedisMCPEventStore', () => {
     expect(failed?.message).toContain(
       "RedisMCPEventStore: append of 'mastra-mcp:events:scaled:stream:repo.push' (prefix 'mastra-mcp:events:scaled:')",
     );
-    const storeError = await until('a poll answered with the store error', () =>
+    const storeError = await eventually('a poll answered with the store error', () =>
       pollErrors.find((error) => error.message.includes('RedisMCPEventStore: readAfter of')),
     );
     expect(storeError.id).toBe('MCP_EVENTS_DELIVERY_INTERRUPTED');
@@ -241,7 +241,7 @@ describe('MCP Events over three instances sharing a RedisMCPEventStore', () => {
     }
 
     await redis.restart();
-    await until('the live instances listen again', async () => (await subscribers()) === 2);
+    await eventually('the live instances listen again', async () => (await subscribers()) === 2);
     const after = await emit(3);
     expect((await read(push, 3)).ids).toEqual(idsOf(after));
     expect((await read(poll, 3)).ids).toEqual(idsOf(after));

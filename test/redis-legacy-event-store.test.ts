@@ -1,5 +1,5 @@
 /**
- * Resumability of legacy (2025) Streamable HTTP sessions with a RedisEventStore: an MCPServer
+ * Resumability of legacy (2025) Streamable HTTP sessions with a RedisResumabilityEventStore: an MCPServer
  * process (test/fixtures/redis-instance.ts) stores every SSE message in Redis Streams. A client
  * whose stream is cut while the server keeps sending progress reconnects with Last-Event-ID and
  * gets what it missed, in order; sessions sharing the store never see each other's events; the
@@ -12,10 +12,10 @@ import { MastraError } from '@mastra/core/error';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisEventStore } from '../src/redis/index.js';
+import { RedisResumabilityEventStore } from '../src/redis/index.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { until } from './fixtures/signals-agent.js';
+import { eventually } from './support/wait.js';
 
 const PREFIX = 'mastra-mcp:sse:';
 
@@ -175,7 +175,7 @@ afterAll(async () => {
 /** The event id the first test's client last saw, and what it missed after it. */
 let resumedFrom: { lastEventId: string; missed: SseEvent[] };
 
-describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
+describe('RedisResumabilityEventStore behind legacy Streamable HTTP sessions', () => {
   it('a stream cut while progress is sent is resumed with Last-Event-ID: the missed messages, in order', async () => {
     const session = await LegacySession.open(instance.url);
     const seen = await session.pacedUntilCut(2, 3);
@@ -185,7 +185,7 @@ describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
 
     // The tool finishes while nobody listens; its last steps and its result are only in Redis.
     await instance.send({ action: 'release' });
-    await until('the result stored', async () => (await storedResults(streamKey(lastEventId))) === 1);
+    await eventually('the result stored', async () => (await storedResults(streamKey(lastEventId))) === 1);
 
     const missed = await replay(session, lastEventId);
     expect(progressOf(missed)).toEqual([3, 4, 5, 'result']);
@@ -256,8 +256,8 @@ describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
     });
 
     await redis.restart();
-    await until('Redis answers again', async () => admin.isReady && (await admin.ping()) === 'PONG');
-    const store = new RedisEventStore({ client: admin });
+    await eventually('Redis answers again', async () => admin.isReady && (await admin.ping()) === 'PONG');
+    const store = new RedisResumabilityEventStore({ client: admin });
     const replayed: JSONRPCMessage[] = [];
     const streamId = await store.replayEventsAfter(resumedFrom.lastEventId, {
       send: async (_id, message) => {
@@ -287,30 +287,37 @@ describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
     expect(logged.length).toBeGreaterThanOrEqual(3);
     expect(logged[0]).toMatch(
       new RegExp(
-        `legacy session '${session.id}': an event was sent without an id and cannot be resumed: RedisEventStore: storeEvent of '${PREFIX}${session.id}/[^']+' \\(prefix '${PREFIX}'\\) (got no answer from Redis within 300 ms|failed while Redis is not connected)`,
+        `legacy session '${session.id}': an event was sent without an id and cannot be resumed: RedisResumabilityEventStore: storeEvent of '${PREFIX}${session.id}/[^']+' \\(prefix '${PREFIX}'\\) (got no answer from Redis within 300 ms|failed while Redis is not connected)`,
       ),
     );
 
-    const direct = new RedisEventStore({ client: admin, timeoutMs: 300 });
+    const direct = new RedisResumabilityEventStore({ client: admin, timeoutMs: 300 });
     const refused = await direct
       .storeEvent('s1', { jsonrpc: '2.0', method: 'ping' })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MastraError);
     expect((refused as MastraError).id).toBe('MCP_REDIS_UNAVAILABLE');
-    expect((refused as MastraError).message).toContain(`RedisEventStore: storeEvent of '${PREFIX}s1'`);
+    expect((refused as MastraError).message).toContain(
+      `RedisResumabilityEventStore: storeEvent of '${PREFIX}s1'`,
+    );
 
     await redis.restart();
-    await until('Redis answers again', async () => admin.isReady && (await admin.ping()) === 'PONG');
+    await eventually('Redis answers again', async () => admin.isReady && (await admin.ping()) === 'PONG');
     const seen = await session.pacedUntilCut(1, 2);
     await instance.send({ action: 'release' });
     const lastEventId = seen[0]?.id as string;
-    await until('the result stored', async () => (await storedResults(streamKey(lastEventId))) === 1);
+    await eventually('the result stored', async () => (await storedResults(streamKey(lastEventId))) === 1);
     expect(progressOf(await replay(session, lastEventId))).toEqual([2, 3, 'result']);
     expect(instance.child.exitCode).toBeNull();
   });
 
   it('keeps the last maxLength events of a stream, and refuses options that cannot work', async () => {
-    const store = new RedisEventStore({ client: admin, keyPrefix: 'bounded:', maxLength: 3, ttlSeconds: 60 });
+    const store = new RedisResumabilityEventStore({
+      client: admin,
+      keyPrefix: 'bounded:',
+      maxLength: 3,
+      ttlSeconds: 60,
+    });
     const ids: string[] = [];
     for (let n = 1; n <= 5; n++) {
       ids.push(
@@ -329,7 +336,7 @@ describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
 
     const invalid = (options: Record<string, number>) => {
       try {
-        new RedisEventStore({ client: admin, ...options });
+        new RedisResumabilityEventStore({ client: admin, ...options });
       } catch (error) {
         return error as MastraError;
       }
@@ -337,7 +344,7 @@ describe('RedisEventStore behind legacy Streamable HTTP sessions', () => {
     };
     expect(invalid({ maxLength: 0 }).id).toBe('MCP_REDIS_INVALID_OPTION');
     expect(invalid({ ttlSeconds: 1.5 }).message).toBe(
-      "RedisEventStore: option 'ttlSeconds' must be a positive whole number, got 1.5",
+      "RedisResumabilityEventStore: option 'ttlSeconds' must be a positive whole number, got 1.5",
     );
   });
 

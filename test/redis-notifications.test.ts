@@ -17,8 +17,8 @@ import { MCPServer } from '../src/index.js';
 import { RedisServerEventBus } from '../src/redis/index.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { until } from './fixtures/signals-agent.js';
 import { connectHttp, type Era } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const CHANNEL = 'mastra-mcp:notifications:scaled';
 const URI = 'file://data/1.txt';
@@ -84,7 +84,7 @@ const count = (l: Listener, method: Method) => l.seen.get(method)?.length ?? 0;
 
 /** Waits until every listener in `who` has `n` notifications of `method`. */
 function everyoneHas(method: Method, n: number, who = listeners) {
-  return until(`${n} × ${method} at every listener`, () => who.every((l) => count(l, method) === n));
+  return eventually(`${n} × ${method} at every listener`, () => who.every((l) => count(l, method) === n));
 }
 
 beforeAll(async () => {
@@ -93,7 +93,7 @@ beforeAll(async () => {
   admin.on('error', () => {});
   await admin.connect();
   instances = await Promise.all([0, 1, 2].map(() => startInstance(redis.url)));
-  await until('all three instances subscribed', async () => (await subscribers()) === 3);
+  await eventually('all three instances subscribed', async () => (await subscribers()) === 3);
   listeners = await Promise.all([0, 1, 2].flatMap((i) => [listener(i, 'modern'), listener(i, 'legacy')]));
 }, 60_000);
 
@@ -144,7 +144,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
     await instances[1]?.send({ action: 'log', level: 'warning', data: { disk: '91%' } });
     await instances[0]?.send({ action: 'log', level: 'critical', data: 'disk full' });
     await everyoneHas('notifications/message', 2, legacy);
-    await until(
+    await eventually(
       'the critical message at the quiet session',
       () => count(quiet, 'notifications/message') === 1,
     );
@@ -169,7 +169,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
       CHANNEL,
       JSON.stringify({ origin: 'elsewhere', event: { kind: 'logging_message', params: { level: 'loud' } } }),
     );
-    await until('every instance logged the three drops', () =>
+    await eventually('every instance logged the three drops', () =>
       instances.every((i) => i.logged.filter((m) => m.includes('dropped a malformed message')).length === 3),
     );
     expect(instances[0]?.logged.find((m) => m.includes('dropped'))).toContain(
@@ -194,7 +194,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
     expect(logged).toMatch(/got no answer from Redis within 500 ms|while Redis is not connected/);
 
     await redis.restart();
-    await until('the instances subscribed again', async () => {
+    await eventually('the instances subscribed again', async () => {
       try {
         return (await subscribers()) === 3;
       } catch {

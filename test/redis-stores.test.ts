@@ -22,9 +22,12 @@ import {
 } from '../src/index.js';
 import { REDIS_UNAVAILABLE, RedisMCPEventCursorStore, RedisOAuthStorage } from '../src/redis/index.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { agentWith, until } from './fixtures/signals-agent.js';
+import { agentWith } from './fixtures/signals-agent.js';
 import { weatherTool } from './fixtures/tools.js';
 import { serveHttp } from './helpers.js';
+import { listenLocal } from './support/net.js';
+import { rejectionOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -58,20 +61,11 @@ function oauthProvider(storage: RedisOAuthStorage) {
   });
 }
 
-async function rejectionOf(work: Promise<unknown>): Promise<MastraError> {
-  const error = await work.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (error instanceof MastraError) return error;
-  throw new Error(`expected a MastraError, got ${String(error)}`);
-}
-
 /** An MCPServer that accepts only the Bearer token `token`. */
 async function protectedServer(token: string) {
   const server = new MCPServer({ name: 'weather', version: '1.0.0', tools: { weatherTool } });
   const front = http.createServer();
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  await listenLocal(front);
   const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   const guard = createOAuthMiddleware({
     oauth: {
@@ -199,17 +193,20 @@ describe('RedisMCPEventCursorStore', () => {
 
     const first = await agentProcess('cursor-first');
     const one = await server.events.emit('repo.push', { repo: 'a' }, { eventId: 'evt-1' });
-    await until('evt-1 stored', async () => (await first.cursorStore.get(key)) === one.cursor);
+    await eventually('evt-1 stored', async () => (await first.cursorStore.get(key)) === one.cursor);
     await first.signals.stop();
-    await until('the first stream closed', () => server.events.stats().streams === 0);
+    await eventually('the first stream closed', () => server.events.stats().streams === 0);
     await server.events.emit('repo.push', { repo: 'a' }, { eventId: 'evt-2' });
     const three = await server.events.emit('repo.push', { repo: 'a' }, { eventId: 'evt-3' });
 
     const second = await agentProcess('cursor-second');
-    await until('evt-2 and evt-3 in the second process', async () => (await second.eventIds()).length === 2);
+    await eventually(
+      'evt-2 and evt-3 in the second process',
+      async () => (await second.eventIds()).length === 2,
+    );
     expect(await second.eventIds()).toEqual(['evt-2', 'evt-3']);
     expect(await first.eventIds()).toEqual(['evt-1']);
-    await until(
+    await eventually(
       'the shared cursor moved on',
       async () => (await first.cursorStore.get(key)) === three.cursor,
     );
@@ -232,10 +229,10 @@ describe('a Redis outage', () => {
 
     await redis.stop();
     const failures = await Promise.all([
-      rejectionOf(oauth.get('tokens')),
-      rejectionOf(oauth.set('tokens', '{"access_token":"lost"}')),
-      rejectionOf(cursors.set('k', 'cursor-2')),
-      rejectionOf(cursors.delete('k')),
+      rejectionOf(oauth.get('tokens'), MastraError),
+      rejectionOf(oauth.set('tokens', '{"access_token":"lost"}'), MastraError),
+      rejectionOf(cursors.set('k', 'cursor-2'), MastraError),
+      rejectionOf(cursors.delete('k'), MastraError),
     ]);
     for (const error of failures) expect(error.id).toBe(REDIS_UNAVAILABLE);
     expect(failures[1]?.message).toContain(
@@ -250,7 +247,7 @@ describe('a Redis outage', () => {
     expect(failures[3]?.details).toMatchObject({ store: 'RedisMCPEventCursorStore', operation: 'delete' });
 
     await redis.restart();
-    await until('the client reconnected', () => client.isReady);
+    await eventually('the client reconnected', () => client.isReady);
     // What was acknowledged before the crash is there; what failed was never applied.
     expect(await oauth.get('tokens')).toBe('{"access_token":"kept"}');
     expect(await cursors.get('k')).toBe('cursor-1');
@@ -269,16 +266,16 @@ describe('a Redis outage', () => {
     cleanups.push(() => client.close());
     const cursors = new RedisMCPEventCursorStore({ client, timeoutMs: 60_000 });
     await redis.stop();
-    await until('the client saw the disconnect', () => !client.isReady);
+    await eventually('the client saw the disconnect', () => !client.isReady);
     try {
-      const error = await rejectionOf(cursors.get('k'));
+      const error = await rejectionOf(cursors.get('k'), MastraError);
       expect(error.id).toBe(REDIS_UNAVAILABLE);
       expect(error.message).toContain("RedisMCPEventCursorStore: get of 'mastra-mcp:cursors:k'");
       expect(error.message).toContain('while Redis is not connected');
     } finally {
       await redis.restart();
     }
-    await until('the client reconnected', () => client.isReady);
+    await eventually('the client reconnected', () => client.isReady);
     expect(await cursors.get('k')).toBeNull();
   });
 });

@@ -23,13 +23,14 @@ import { eventTypes } from './fixtures/events.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import type { InstanceWebhookOptions } from './fixtures/redis-instance-webhooks.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { until } from './fixtures/signals-agent.js';
 import {
   type ReceivedWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from './fixtures/webhook-receiver.js';
-import { newClient, rejectionOf } from './helpers.js';
+import { newClient } from './helpers.js';
+import { rejectionOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const PREFIX = 'mastra-mcp:webhooks:scaled:';
 const QUEUE = `${PREFIX}queue`;
@@ -105,7 +106,7 @@ const attemptsOf = (eventId: string) => deliveries().filter((r) => r.headers['we
 
 /** Waits until every job was settled: nothing left in the stream, nothing pending. */
 const drained = () =>
-  until('the delivery queue to drain', async () => {
+  eventually('the delivery queue to drain', async () => {
     const [length, pending] = await Promise.all([
       admin.xLen(QUEUE),
       admin.sendCommand(['XPENDING', QUEUE, 'deliveries']) as Promise<[number]>,
@@ -115,7 +116,7 @@ const drained = () =>
 
 /** Waits until each of `ids` reached the receiver. */
 const received = (ids: string[]) =>
-  until(`${ids.length} deliveries`, () => ids.every((id) => attemptsOf(id).length > 0));
+  eventually(`${ids.length} deliveries`, () => ids.every((id) => attemptsOf(id).length > 0));
 
 const statsOf = async (n: 1 | 2 | 3) =>
   (await instance(n).send({ action: 'stats' })) as {
@@ -190,7 +191,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     expect(refreshed.cursor).not.toBe(subscribed.cursor);
     expect(receiver.received.filter((r) => r.json.type === 'verification')).toHaveLength(1);
     for (const n of [1, 2, 3] as const) {
-      await until(
+      await eventually(
         `instance ${n} counting the subscription`,
         async () => (await statsOf(n)).webhookSubscriptions === 1,
       );
@@ -227,7 +228,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     };
     const emitted = await emit(1, 4);
     const ids = emitted.map((event) => event.eventId);
-    await until('every first attempt held', () => ids.every((id) => held.has(id)));
+    await eventually('every first attempt held', () => ids.every((id) => held.has(id)));
 
     // Who holds what, from the group's pending list: consumer names carry the process id.
     const pending = (await admin.sendCommand(['XPENDING', QUEUE, 'deliveries', '-', '+', '100'])) as Array<
@@ -243,7 +244,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     await victim.kill();
     // The survivors' held requests are answered; the victim's died with it.
     for (const release of held.values()) release();
-    await until('every delivery answered', () => ids.every((id) => attemptsOf(id).length >= 1));
+    await eventually('every delivery answered', () => ids.every((id) => attemptsOf(id).length >= 1));
     await drained();
 
     const again = ids.filter((id) => attemptsOf(id).length === 2);
@@ -271,7 +272,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
       return undefined;
     };
     const before = await emit(2, 3);
-    await until('the deliveries in flight', () =>
+    await eventually('the deliveries in flight', () =>
       before.every((event) => attemptsOf(event.eventId).length > 0),
     );
 
@@ -283,7 +284,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     expect((failed as { errorId?: string }).errorId).toBe('MCP_REDIS_UNAVAILABLE');
     // The receiver answers while Redis is away: the jobs cannot be settled yet, and are not dropped.
     release();
-    await until('an instance reporting that it waits for Redis', () =>
+    await eventually('an instance reporting that it waits for Redis', () =>
       instances.some((each) => each.logged.some((line) => line.includes('RedisWebhookQueue'))),
     );
     await redis.restart();
@@ -324,7 +325,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     // Each was tried `retry.attempts` times, then abandoned; three abandoned in a row suspend it.
     for (const event of failing) expect(attemptsOf(event.eventId)).toHaveLength(4);
     for (const n of [1, 2, 3] as const) {
-      await until(
+      await eventually(
         `instance ${n} counting it suspended`,
         async () => (await statsOf(n)).suspendedWebhooks === 1,
       );
@@ -353,7 +354,7 @@ describe('MCP Events webhooks over three instances sharing a RedisWebhookQueue',
     const again = await rejection(unsubscribe(await clientOf(1)));
     expect({ code: again.code, data: again.data }).toEqual({ code: -32023, data: { kind: 'subscription' } });
     for (const n of [1, 2, 3] as const) {
-      await until(
+      await eventually(
         `instance ${n} counting no subscription`,
         async () => (await statsOf(n)).webhookSubscriptions === 0,
       );

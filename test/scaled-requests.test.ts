@@ -1,9 +1,9 @@
 /**
  * 2026-07-28 requests across instances: three MCPServer processes (test/fixtures/redis-instance.ts)
- * share a request-state key and sit behind a round-robin reverse proxy that honours the
- * `Mcp-Instance-Id` request header, as docs/DEPLOYMENT.md tells a load balancer to. A fourth
- * instance rotates to a new key (signs with it, still verifies the old one) and is reached only
- * directly.
+ * share a request-state key and sit behind the `instance-affinity` balancer of
+ * test/fixtures/balancer.ts, which honours the `Mcp-Instance-Id` request header as
+ * docs/DEPLOYMENT.md tells a load balancer to. A fourth instance rotates to a new key (signs with
+ * it, still verifies the old one) and is reached only directly.
  *
  * Plain requests spread over all three; an elicitation's `input_required` retry reaches the instance
  * whose memory holds the suspended run because MCPClient echoes the header; the same retry forced
@@ -12,8 +12,6 @@
  * holder from the request state in the body serves the SDK's client too.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MastraError } from '@mastra/core/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,95 +22,15 @@ import {
   requestStateInstance,
   WRONG_INSTANCE_REASON,
 } from '../src/index.js';
+import { type Balancer, startBalancer } from './fixtures/balancer.js';
 import { type Instance, startInstance } from './fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server.js';
-import { answerElicitations, connectHttp, modernRequest, newClient, replyOf, textOf } from './helpers.js';
+import { answerElicitations, connectHttp, modernRequest, newClient, replyOf } from './helpers.js';
+import { textOf } from './support/results.js';
 
 const KEY = randomBytes(32).toString('base64');
 const NEW_KEY = randomBytes(32).toString('base64');
 const IDS = ['a', 'b', 'c'];
-
-interface Routed {
-  upstream: number;
-  method: string;
-  instanceHeader: string | undefined;
-}
-
-interface Proxy {
-  url: URL;
-  /**
-   * How a request that names an instance is routed. 'header': by Mcp-Instance-Id, to the upstream
-   * whose responses carried that id; 'body': by the instance its `params.requestState` names;
-   * 'misroute': to the upstream after the one the header names.
-   */
-  mode: 'header' | 'body' | 'misroute';
-  routed: Routed[];
-  close(): Promise<void>;
-}
-
-/** The load balancer of docs/DEPLOYMENT.md: round robin, except for requests that name an instance. */
-async function startProxy(upstreams: URL[]): Promise<Proxy> {
-  const agent = new http.Agent({ keepAlive: false });
-  const owners = new Map<string, number>();
-  let next = 0;
-  const proxy: Proxy = {
-    url: new URL('http://127.0.0.1'),
-    mode: 'header',
-    routed: [],
-    close: async () => {},
-  };
-  const choose = (named: string | undefined, body: Buffer): number => {
-    if (proxy.mode === 'body') {
-      const state = (JSON.parse(body.toString() || '{}') as { params?: { requestState?: string } }).params
-        ?.requestState;
-      const holder = state === undefined ? -1 : IDS.indexOf(requestStateInstance(state) ?? '');
-      return holder < 0 ? next++ % upstreams.length : holder;
-    }
-    const holder = named === undefined ? undefined : owners.get(named);
-    if (holder === undefined) return next++ % upstreams.length;
-    return proxy.mode === 'header' ? holder : (holder + 1) % upstreams.length;
-  };
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const named = req.headers[MCP_INSTANCE_ID_HEADER.toLowerCase()] as string | undefined;
-    const upstream = choose(named, body);
-    proxy.routed.push({
-      upstream,
-      method: String(req.headers['mcp-method'] ?? req.method),
-      instanceHeader: named,
-    });
-    const target = upstreams[upstream] as URL;
-    const forward = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-        agent,
-      },
-      (answer) => {
-        const instance = answer.headers[MCP_INSTANCE_ID_HEADER.toLowerCase()];
-        if (typeof instance === 'string') owners.set(instance, upstream);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-    res.on('close', () => forward.destroy());
-    forward.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  proxy.close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    agent.destroy();
-  };
-  return proxy;
-}
 
 let nextId = 0;
 
@@ -156,7 +74,7 @@ let redis: RedisServer;
 let instances: Instance[] = [];
 /** Signs with NEW_KEY and still verifies KEY: the middle of a key rotation. */
 let rotated: Instance;
-let proxy: Proxy;
+let proxy: Balancer;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 function mcpClient(
@@ -180,7 +98,10 @@ beforeAll(async () => {
     startInstance(redis.url, { requestState: { key: [NEW_KEY, KEY], instanceId: 'd' } }),
     ...IDS.map((instanceId) => startInstance(redis.url, { requestState: { key: KEY, instanceId } })),
   ]);
-  proxy = await startProxy(instances.map((instance) => instance.url));
+  proxy = await startBalancer(
+    instances.map((instance) => instance.url),
+    { policy: 'instance-affinity', keepAlive: false },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -230,7 +151,7 @@ describe('requests of one server over three instances behind one URL', () => {
   });
 
   it('a retry forced to another instance is refused naming the holder, and the call still waits there', async () => {
-    proxy.mode = 'misroute';
+    proxy.affinity = 'misroute';
     try {
       const tools = await mcpClient().listTools();
       const refused = await run(tools.scaled_confirm, { question: 'Deploy?' }).then(
@@ -242,7 +163,7 @@ describe('requests of one server over three instances behind one URL', () => {
         /Tool 'confirm': this retry belongs to a call suspended on server instance '[abc]' but reached instance '[abc]'; send it to '[abc]' \(route by the Mcp-Instance-Id header/,
       );
     } finally {
-      proxy.mode = 'header';
+      proxy.affinity = 'header';
     }
 
     const [a, b] = instances as [Instance, Instance];
@@ -292,7 +213,7 @@ describe('requests of one server over three instances behind one URL', () => {
     expect(retry?.instanceHeader).toBeUndefined();
     expect(retry?.upstream).not.toBe(first?.upstream);
 
-    proxy.mode = 'body';
+    proxy.affinity = 'body';
     try {
       proxy.routed.length = 0;
       const done = await client.callTool({ name: 'confirm', arguments: { question: 'Deploy?' } });
@@ -300,7 +221,7 @@ describe('requests of one server over three instances behind one URL', () => {
       expect(textOf(done)).toBe(`accept ok=true on ${IDS[asked?.upstream ?? -1]}`);
       expect(answered?.upstream).toBe(asked?.upstream);
     } finally {
-      proxy.mode = 'header';
+      proxy.affinity = 'header';
     }
     expect(requestStateInstance('v1.bm90IGpzb24.mac')).toBeUndefined();
   });

@@ -16,6 +16,7 @@ import {
   MCP_APP_MIME_TYPE,
   MCP_APPS_EXTENSION_ID,
   MCPClient,
+  MCPErrorCode,
   MCPServer,
   type MCPServerConfig,
   type McpUiResourceMeta,
@@ -348,7 +349,12 @@ describe('appResources configuration errors', () => {
       execute: async () => 'x',
     });
     expect(build({}, { conflicting })).toThrow(
-      `Tool 'conflicting': _meta.ui.resourceUri ('${CALCULATOR_URI}') and _meta['ui/resourceUri'] ('${DASHBOARD_URI}') name different UI resources`,
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_TOOL,
+        message: expect.stringContaining(
+          `Tool 'conflicting': _meta.ui.resourceUri ('${CALCULATOR_URI}') and _meta['ui/resourceUri'] ('${DASHBOARD_URI}') name different UI resources`,
+        ),
+      }),
     );
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod-v3';
 import { toolCallingModel } from '../examples/mock-model.js';
-import { MCPServer } from '../src/index.js';
+import { MCPErrorCode, MCPServer } from '../src/index.js';
 import {
   contextTool,
   doublerWorkflow,
@@ -17,7 +17,8 @@ import {
   mockModel,
   weatherTool,
 } from './fixtures/tools.js';
-import { connectHttp, newClient, serveHttp, textOf } from './helpers.js';
+import { connectHttp, newClient, serveHttp } from './helpers.js';
+import { textOf } from './support/results.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -97,7 +98,10 @@ describe('MCPServer construction', () => {
   it('refuses an agent or a workflow without a description, naming it', () => {
     const bare = new Agent({ id: 'bare', name: 'Bare', instructions: 'x', model: mockModel('x') });
     expect(() => new MCPServer({ name: 'x', version: '1', tools: {}, agents: { bare } })).toThrow(
-      /Agent 'Bare'.*'bare'.*non-empty description.*ask_bare/,
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_AGENT_DESCRIPTION_MISSING,
+        message: expect.stringMatching(/Agent 'Bare'.*'bare'.*non-empty description.*ask_bare/),
+      }),
     );
     const step = createStep({
       id: 's',
@@ -109,13 +113,67 @@ describe('MCPServer construction', () => {
       .then(step)
       .commit();
     expect(() => new MCPServer({ name: 'x', version: '1', tools: {}, workflows: { silent } })).toThrow(
-      /Workflow 'silent'.*non-empty description.*run_silent/,
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_WORKFLOW_DESCRIPTION_MISSING,
+        message: expect.stringMatching(/Workflow 'silent'.*non-empty description.*run_silent/),
+      }),
     );
+  });
+
+  it('raises misuse and failures of what it publishes with their ids', async () => {
+    const failing = createStep({
+      id: 'boom',
+      inputSchema: z.object({}),
+      outputSchema: z.object({}),
+      execute: async () => {
+        throw new Error('step exploded');
+      },
+    });
+    const exploding = createWorkflow({
+      id: 'exploding',
+      description: 'Always fails',
+      inputSchema: z.object({}),
+      outputSchema: z.object({}),
+    })
+      .then(failing)
+      .commit();
+    const server = new MCPServer({
+      name: 'x',
+      version: '1',
+      tools: {
+        inert: createTool({ id: 'inert', description: 'Has no execute' }),
+        liar: createTool({
+          id: 'liar',
+          description: 'Returns what its output schema refuses',
+          outputSchema: z.object({ count: z.number() }),
+          execute: async () => ({ count: 'many' }) as never,
+        }),
+      },
+      workflows: { exploding },
+    });
+    await expect(server.readResource('ui://none')).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_NO_RESOURCES,
+      message: `MCP server '${server.id}' has no resources configured`,
+    });
+    await expect(server.executeTool('inert', {})).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_TOOL_NOT_EXECUTABLE,
+      message: "Tool 'inert' has no execute function",
+    });
+    await expect(server.executeTool('liar', {})).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_TOOL_OUTPUT_INVALID,
+    });
+    await expect(server.executeTool('run_exploding', {})).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_WORKFLOW_FAILED,
+      message: expect.stringMatching(/Workflow 'exploding' failed: .*step exploded/),
+    });
   });
 
   it('refuses a tool that is not a tool object, naming it', () => {
     expect(() => new MCPServer({ name: 'x', version: '1', tools: { broken: 42 as never } })).toThrow(
-      /Tool 'broken'/,
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_TOOL,
+        message: expect.stringMatching(/Tool 'broken'/),
+      }),
     );
   });
 

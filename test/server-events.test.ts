@@ -12,7 +12,12 @@ import {
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InMemoryMCPEventStore, type MCPServer, type MCPServerEventsConfig } from '../src/index.js';
+import {
+  InMemoryMCPEventStore,
+  MCPErrorCode,
+  type MCPServer,
+  type MCPServerEventsConfig,
+} from '../src/index.js';
 import {
   EVENTS_EXTENSION_ID,
   EVENTS_NOTIFICATIONS,
@@ -26,15 +31,9 @@ import {
 } from '../src/shared/events-wire.js';
 import { eventsServer } from './fixtures/events.js';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.js';
-import {
-  bearerAuth,
-  type Era,
-  eventually,
-  type HttpHarness,
-  newClient,
-  serveHttp,
-  textOf,
-} from './helpers.js';
+import { bearerAuth, type Era, type HttpHarness, newClient, serveHttp } from './helpers.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -105,16 +104,6 @@ const webhookParams = (url: string, secret: string) => ({
   delivery: { mode: 'webhook', url, secret },
   cursor: null,
 });
-
-/** Repeats `attempt` until it returns something (for answers that settle after a delivery was received). */
-async function until<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let tries = 0; tries < 250; tries += 1) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('events: discovery and listing', () => {
   it('advertises the extension to 2026-07-28 clients and lists every type across pages', async () => {
@@ -289,10 +278,20 @@ describe('events: poll', () => {
     expect(pollOnly.code).toBe(-32026);
     expect(pollOnly.data).toMatchObject({ feature: 'deliveryMode', value: 'push' });
 
-    await expect(server.events.emit('repo.push', { repo: 'r' })).rejects.toThrow(
-      /Invalid data for event 'repo.push'/,
+    await expect(server.events.emit('repo.push', { repo: 'r' })).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_INVALID_EVENT_DATA,
+      message: expect.stringMatching(/Invalid data for event 'repo.push'/),
+    });
+    expect(() => server.events.define('', {})).toThrow(
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_EVENT_TYPE,
+        message: 'an event type needs a name',
+      }),
     );
-    await expect(server.events.emit('nope', {})).rejects.toThrow(/unknown event type 'nope'/);
+    await expect(server.events.emit('nope', {})).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_UNKNOWN_EVENT_TYPE,
+      message: expect.stringMatching(/unknown event type 'nope'/),
+    });
   });
 });
 
@@ -396,6 +395,10 @@ describe('events: push streams over Streamable HTTP', () => {
       active.params._meta?.[SUBSCRIPTION_ID_META_KEY],
     );
     expect(frames.some((f) => f.method === EVENTS_NOTIFICATIONS.terminated)).toBe(false);
+    await expect(server.events.emit('alert', { level: 'low' })).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_EVENTS_CLOSED,
+      message: "events: cannot emit 'alert' after close()",
+    });
   });
 
   it('starts with active {truncated: true} when the cursor fell out of retention, and terminates streams of a removed type', async () => {
@@ -487,10 +490,10 @@ describe('events over stdio', () => {
 
     controller.abort();
     expect(await stream).toBeInstanceOf(Error);
-    for (let tries = 0; (await stats(client)).streams !== 0; tries += 1) {
-      if (tries > 100) throw new Error('the stream was not released after notifications/cancelled');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      'the stream to be released after notifications/cancelled',
+      async () => (await stats(client)).streams === 0,
+    );
   });
 
   it('a legacy stdio client gets -32601, and webhook subscriptions over stdio are Forbidden', async () => {
@@ -583,7 +586,7 @@ describe('events: webhooks', () => {
 
     // Refresh: same id, the new secret signs (the old one too, during the grace window).
     const rotated = generateWebhookSecret();
-    const refreshed = await until('the acknowledgement', async () => {
+    const refreshed = await eventually('the acknowledgement', async () => {
       const result = await subscribe(client, receiver, { secret: rotated });
       return result.deliveryStatus?.lastDeliveryAt ? result : undefined;
     });
@@ -694,7 +697,7 @@ describe('events: webhooks', () => {
     await eventually('delivery after reactivation', () =>
       deliveries(receiver).some((r) => r.json.eventId === 'back'),
     );
-    const healthy = await until('a healthy status', async () => {
+    const healthy = await eventually('a healthy status', async () => {
       const result = await subscribe(client, receiver);
       return result.deliveryStatus?.lastError === null ? result : undefined;
     });
@@ -771,7 +774,12 @@ describe('events: configuration', () => {
     const client = await connect(http);
     expect(client.getServerCapabilities()?.extensions?.[EVENTS_EXTENSION_ID]).toBeUndefined();
     await expect(server.events.emit('x', {})).rejects.toThrow(/unknown event type/);
-    expect(() => server.events.define('x', {})).toThrow(/configure `events`/);
+    expect(() => server.events.define('x', {})).toThrow(
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_EVENTS_NOT_CONFIGURED,
+        message: expect.stringMatching(/configure `events`/),
+      }),
+    );
   });
 });
 

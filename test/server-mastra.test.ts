@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallingModel } from '../examples/mock-model.js';
 import { MCPClient, MCPServer, type MCPServerEventBus } from '../src/index.js';
-import { eventually, serveHttp } from './helpers.js';
+import { serveHttp } from './helpers.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -24,6 +24,7 @@ import {
   createIntrospectionValidator,
   createOAuthMiddleware,
   createStaticTokenValidator,
+  MCPErrorCode,
   MCPServer,
   type MCPServerConfig,
   type OAuthMiddlewareOptions,
@@ -33,7 +34,10 @@ import {
 import { type AuthorizationServer, startAuthorizationServer } from './fixtures/oidc-server.js';
 import { probeTool, RuleFGA, type TestUser } from './fixtures/rule-fga.js';
 import { contextTool, mockModel } from './fixtures/tools.js';
-import { type Era, newClient, textOf } from './helpers.js';
+import { type Era, newClient } from './helpers.js';
+import { listenLocal } from './support/net.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -121,7 +125,7 @@ async function serveProtected(
     }) as typeof res.end;
     void route(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenLocal(server);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = await configure(`${base}/mcp`);
   guards = protectedPaths.map((mcpPath) => createOAuthMiddleware({ ...options, mcpPath }));
@@ -373,20 +377,16 @@ describe('token lifetime', () => {
     const tokens = await served.as.issueTokens();
     served.as.setAccessTokenTtl(300);
     // Wait for the one-second token to lapse (the authorization server counts whole seconds).
-    let expired: Response | undefined;
-    for (let attempt = 0; attempt < 50 && !expired; attempt++) {
+    const expired = await eventually('the one-second token to expire', async () => {
       const response = await fetch(served.mcpUrl, {
         method: 'POST',
         body: '{}',
         ...bearer(tokens.access_token),
       });
-      if (response.status === 401) expired = response;
-      else {
-        await response.body?.cancel();
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-    if (!expired) throw new Error('the one-second token never expired');
+      if (response.status === 401) return response;
+      await response.body?.cancel();
+      return undefined;
+    });
     expect(extractWWWAuthenticateParams(expired).error).toBe('invalid_token');
     expect((await expired.json()).error_description).toBe(
       'The access token is not active (unknown, revoked or expired)',
@@ -551,15 +551,34 @@ describe('validators', () => {
       expect(logged).not.toContain(leak);
       expect(served.sent.join('\n')).not.toContain(leak);
     }
+    const validate = createIntrospectionValidator(started.introspection.url, {
+      clientId: started.introspection.clientId,
+      clientSecret: secret,
+    });
+    await expect(validate(token, 'https://m.example.com/mcp')).rejects.toMatchObject({
+      id: MCPErrorCode.SERVER_TOKEN_INTROSPECTION_FAILED,
+      category: 'THIRD_PARTY',
+      details: { httpStatus: 401 },
+    });
   });
 
   it('refuses a misconfigured resource or authorization server list at creation', () => {
     expect(() =>
       createOAuthMiddleware({ oauth: { resource: 'mcp', authorizationServers: ['https://a.example.com'] } }),
-    ).toThrow(/resource must be an absolute URL/);
+    ).toThrow(
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_OAUTH_CONFIG,
+        message: expect.stringMatching(/resource must be an absolute URL/),
+      }),
+    );
     expect(() =>
       createOAuthMiddleware({ oauth: { resource: 'https://m.example.com/mcp', authorizationServers: [] } }),
-    ).toThrow(/at least one authorization server/);
+    ).toThrow(
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_OAUTH_CONFIG,
+        message: expect.stringMatching(/at least one authorization server/),
+      }),
+    );
   });
 });
 

@@ -4,7 +4,9 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPServer } from '../src/index.js';
 import { fullConfig } from './fixtures/tools.js';
-import { answerElicitations, connectSse, eventually, newClient, serveHttp, textOf } from './helpers.js';
+import { answerElicitations, connectSse, newClient, serveHttp } from './helpers.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

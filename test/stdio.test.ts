@@ -1,15 +1,10 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  answerElicitations,
-  connectStdio,
-  type Era,
-  eventually,
-  isAlive,
-  newClient,
-  textOf,
-} from './helpers.js';
+import { answerElicitations, connectStdio, type Era, newClient } from './helpers.js';
+import { isAlive } from './support/process.js';
+import { textOf } from './support/results.js';
+import { eventually } from './support/wait.js';
 
 describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era) => {
   let client: Client;

@@ -23,7 +23,8 @@ import {
   servedTraced,
   tracedObservability,
 } from './fixtures/traced.js';
-import { connectHttp, type Era, serveHttp, textOf } from './helpers.js';
+import { connectHttp, type Era, serveHttp } from './helpers.js';
+import { textOf } from './support/results.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

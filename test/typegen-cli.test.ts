@@ -17,7 +17,9 @@ import { createTool } from '@mastra/core/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPServer } from '../src/index.js';
-import { type HttpHarness, isAlive, serveHttp } from './helpers.js';
+import { type HttpHarness, serveHttp } from './helpers.js';
+import { listenLocal } from './support/net.js';
+import { isAlive } from './support/process.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -146,12 +148,12 @@ beforeAll(async () => {
   gate = http.createServer((_req, res) => {
     res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
   });
-  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+  await listenLocal(gate);
   gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/mcp`;
 
   // A port nothing listens on any more.
   const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  await listenLocal(probe);
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
 }, SLOW);
@@ -521,7 +523,7 @@ export const client = new MCPClient({
     'names the URL and cause of an unreachable server, and fails a silent one at --timeout',
     async () => {
       const silent = net.createServer((socket) => silentSockets.add(socket));
-      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      await listenLocal(silent);
       const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
       try {
         await write(

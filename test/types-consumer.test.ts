@@ -1,51 +1,32 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltPackage, builtPackage, root } from './support/built-package.js';
 
 /**
  * The package as a TypeScript user depends on it: the built declarations (`dist/*.d.mts`, one
  * bundle, so a type it does not export cannot be named by a consumer) and the package layout
  * (`attw`). The build in `dist/` is used when it is newer than every source file (CI builds just
- * before the tests); otherwise the package is built into a temporary directory first.
+ * before the tests); otherwise the package is built into a temporary directory first
+ * (support/built-package.ts).
  */
 const run = promisify(execFile);
-const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/consumer/exports.ts');
-
-function newestSource(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
-}
-
-function distIsFresh(): boolean {
-  const types = join(root, 'dist/index.d.mts');
-  if (!existsSync(types)) return false;
-  const inputs = ['src', 'package.json', 'tsdown.config.ts'].map((path) => newestSource(join(root, path)));
-  return statSync(types).mtimeMs > Math.max(...inputs);
-}
 
 /** A directory holding `package.json` and a current `dist/`; under node_modules so the build's own imports resolve. */
 let packageDir = root;
 let scratch: string;
+let built: BuiltPackage | undefined;
 
 beforeAll(async () => {
-  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
-  scratch = mkdtempSync(join(root, 'node_modules/.cache/types-consumer-'));
-  if (!distIsFresh()) {
-    packageDir = join(scratch, 'package');
-    mkdirSync(packageDir);
-    copyFileSync(join(root, 'package.json'), join(packageDir, 'package.json'));
-    await run('npx', ['tsdown', '--out-dir', join(packageDir, 'dist')], { cwd: root });
-  }
+  built = await builtPackage('types-consumer');
+  packageDir = built.dir;
+  scratch = built.scratch;
 }, 120_000);
 
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => built?.dispose());
 
 /** Compiles the consumer fixture with declarations on, `mastra-mcp` mapped to the built types. */
 function compileConsumer(): { files: string[]; diagnostics: string[]; declarations: string } {
@@ -107,7 +88,8 @@ describe('the package as a TypeScript dependency', () => {
     // Nothing reaches into the build's hashed chunks, and nothing is `any`.
     expect(declarations).not.toMatch(/import\("\./);
     expect(declarations).not.toMatch(/[:<(,|&]\s*any\b/);
-  });
+    // A whole TypeScript program: seconds when idle, far more on a loaded machine.
+  }, 120_000);
 
   it('passes arethetypeswrong for Node 16 ESM and CommonJS consumers', async () => {
     const result = await run(

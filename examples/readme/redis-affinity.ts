@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { MCPServer, requestUrl } from 'mastra-mcp';
-import { RedisEventStore } from 'mastra-mcp/redis';
+import { RedisResumabilityEventStore } from 'mastra-mcp/redis';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
@@ -21,7 +21,7 @@ const server = new MCPServer({
 });
 
 // Legacy (2025) sessions replay a broken SSE stream from Redis, on the instance that owns the session.
-const eventStore = new RedisEventStore({ client: redis, timeoutMs: 250 });
+const eventStore = new RedisResumabilityEventStore({ client: redis, timeoutMs: 250 });
 http
   .createServer(async (req, res) => {
     const url = requestUrl(req, 'http://localhost:3000');

@@ -4,9 +4,9 @@
  * registration that survives reconnects.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import type { MCPErrorCode } from '../shared/error-codes.js';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import type { ServerConnection } from './connection.js';
-import { clientError, messageOf } from './errors.js';
+import { messageOf } from './errors.js';
 import { type FanOutResult, fanOut } from './fan-out.js';
 import { listVersionedPrompts } from './prompt-listing.js';
 import type {
@@ -31,7 +31,7 @@ export function wrap(
   error: unknown,
   details = {},
 ) {
-  return clientError(
+  return mcpError(
     id,
     `MCP server '${connection.name}': ${what} failed: ${messageOf(error)}`,
     { server: connection.name, ...details },
@@ -114,7 +114,7 @@ export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
           client.readResource({ uri, ...(meta ? { _meta: meta } : {}) }, { timeout: connection.timeout }),
         );
       } catch (error) {
-        throw wrap('MCP_CLIENT_READ_RESOURCE_FAILED', `reading resource '${uri}'`, connection, error, {
+        throw wrap(MCPErrorCode.CLIENT_READ_RESOURCE_FAILED, `reading resource '${uri}'`, connection, error, {
           uri,
         });
       }
@@ -124,15 +124,15 @@ export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
       const client = await connection.get();
       if (connection.era === 'modern' && !client.getServerCapabilities()?.resources?.subscribe) {
         // A serverless MCPServer, for one: nothing can reach the client after its answer.
-        throw clientError(
-          'MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED',
+        throw mcpError(
+          MCPErrorCode.CLIENT_SUBSCRIBE_RESOURCE_FAILED,
           `MCP server '${serverName}' does not offer resource subscriptions (its capabilities have no resources.subscribe), so no update to '${uri}' could ever arrive`,
           { server: serverName, uri },
         );
       }
       if (connection.era !== 'modern') {
-        throw clientError(
-          'MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED',
+        throw mcpError(
+          MCPErrorCode.CLIENT_SUBSCRIBE_RESOURCE_FAILED,
           `MCP server '${serverName}' negotiated revision ${connection.protocolVersion}, which has no subscriptions/listen: resources.subscribe() needs 2026-07-28`,
           { server: serverName, uri, protocolVersion: connection.protocolVersion },
         );
@@ -146,9 +146,15 @@ export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
       } catch (error) {
         connection.subscribedUris.delete(uri);
         await connection.syncListen().catch(() => {});
-        throw wrap('MCP_CLIENT_SUBSCRIBE_RESOURCE_FAILED', `subscribing to '${uri}'`, connection, error, {
-          uri,
-        });
+        throw wrap(
+          MCPErrorCode.CLIENT_SUBSCRIBE_RESOURCE_FAILED,
+          `subscribing to '${uri}'`,
+          connection,
+          error,
+          {
+            uri,
+          },
+        );
       }
     },
     unsubscribe: async (serverName: string, uri: string): Promise<void> => {
@@ -206,7 +212,7 @@ export function promptActions(lookup: ConnectionLookup): MCPClientPrompts {
           },
         };
       } catch (error) {
-        throw wrap('MCP_CLIENT_GET_PROMPT_FAILED', `getting prompt '${name}'`, connection, error, {
+        throw wrap(MCPErrorCode.CLIENT_GET_PROMPT_FAILED, `getting prompt '${name}'`, connection, error, {
           prompt: name,
         });
       }
@@ -247,8 +253,8 @@ export function elicitationActions(lookup: ConnectionLookup): MCPClientElicitati
       connection.inputRequests = ({ key, params, signal }) => {
         // Only form support is declared for such a handler, so a URL request breaks the contract.
         if (params.mode === 'url')
-          throw clientError(
-            'MCP_CLIENT_INPUT_REQUEST_UNSUPPORTED',
+          throw mcpError(
+            MCPErrorCode.CLIENT_INPUT_REQUEST_UNSUPPORTED,
             `MCP server '${serverName}' sent a URL-mode input request, but handlers set with elicitation.onRequest() answer form requests only: configure the server's inputRequests option to answer URL requests`,
             { server: serverName, mode: 'url' },
           );

@@ -4,7 +4,8 @@
  * process hooks. Connections open lazily, on the first operation that needs them.
  */
 import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
-import { MCPClientServerProxy } from '../proxy/server-proxy.js';
+import { MCPErrorCode, mcpError } from '../errors.js';
+import { type MCPClientServerProxy, proxyLifecycle } from '../proxy/server-proxy.js';
 import {
   elicitationActions,
   progressActions,
@@ -15,7 +16,7 @@ import {
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
 import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
-import { clientError, legacyMessage, messageOf } from './errors.js';
+import { legacyMessage, messageOf } from './errors.js';
 import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
@@ -76,8 +77,8 @@ export class MCPClient<TServers = never> {
   constructor(options: MCPClientOptions<NoInfer<TServers>>) {
     const { typegen } = options;
     if (typegen !== undefined && (typeof typegen?.outFile !== 'string' || typegen.outFile.trim() === '')) {
-      throw clientError(
-        'MCP_CLIENT_INVALID_TYPEGEN_CONFIG',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INVALID_TYPEGEN_CONFIG,
         "MCPClient option 'typegen.outFile' must be a non-empty path",
         { field: 'typegen.outFile' },
       );
@@ -96,8 +97,8 @@ export class MCPClient<TServers = never> {
         !definition ||
         (!('command' in definition && definition.command) && !('url' in definition && definition.url))
       ) {
-        throw clientError(
-          'MCP_CLIENT_INVALID_SERVER_CONFIG',
+        throw mcpError(
+          MCPErrorCode.CLIENT_INVALID_SERVER_CONFIG,
           `MCP server '${name}': configure either 'command' (stdio) or 'url' (HTTP)`,
           { server: name },
         );
@@ -160,8 +161,8 @@ export class MCPClient<TServers = never> {
   private connection(serverName: string): ServerConnection {
     const connection = this.connections.get(serverName);
     if (!connection) {
-      throw clientError(
-        'MCP_CLIENT_UNKNOWN_SERVER',
+      throw mcpError(
+        MCPErrorCode.CLIENT_UNKNOWN_SERVER,
         `Unknown MCP server '${serverName}'; configured servers: ${[...this.connections.keys()].join(', ') || '(none)'}`,
         { server: serverName },
       );
@@ -235,7 +236,7 @@ export class MCPClient<TServers = never> {
     const named = typeof name === 'string' ? { tool: name } : {};
     const subject = `MCP server '${connection.name}': tool '${typeof name === 'string' ? name : '?'}'`;
     if (problem) {
-      throw clientError('MCP_CLIENT_INVALID_TOOL_DEFINITION', `${subject} skipped: ${problem}`, {
+      throw mcpError(MCPErrorCode.CLIENT_INVALID_TOOL_DEFINITION, `${subject} skipped: ${problem}`, {
         server: connection.name,
         ...named,
       });
@@ -243,8 +244,8 @@ export class MCPClient<TServers = never> {
     try {
       return mastraTool(connection, definition, { eager: source === 'listing' }) as unknown as MCPTool;
     } catch (error) {
-      throw clientError(
-        'MCP_CLIENT_INVALID_TOOL_DEFINITION',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INVALID_TOOL_DEFINITION,
         `${subject} skipped: its schema cannot be used: ${messageOf(error)}`,
         { server: connection.name, ...named },
         error,
@@ -387,7 +388,7 @@ export class MCPClient<TServers = never> {
   async toMCPServerProxies(): Promise<Record<string, MCPClientServerProxy>> {
     const { values, errorDetails } = await fanOut([...this.connections.keys()], (name) => {
       const connection = this.connection(name);
-      return MCPClientServerProxy.open({
+      return proxyLifecycle.open({
         connection,
         listTools: async () => {
           const definitions = await this.definitionsOf(name);
@@ -399,9 +400,9 @@ export class MCPClient<TServers = never> {
     });
     const failed = Object.keys(errorDetails);
     if (failed.length > 0) {
-      await Promise.allSettled(Object.values(values).map((proxy) => proxy.detach()));
-      throw clientError(
-        'MCP_CLIENT_SERVER_PROXY_FAILED',
+      await Promise.allSettled(Object.values(values).map((proxy) => proxyLifecycle.detach(proxy)));
+      throw mcpError(
+        MCPErrorCode.CLIENT_SERVER_PROXY_FAILED,
         `toMCPServerProxies(): ${failed.length} of ${this.connections.size} MCP servers could not be proxied (fix or remove them from 'servers'): ${Object.values(
           errorDetails,
         )

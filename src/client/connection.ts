@@ -22,13 +22,10 @@ import {
   TRACESTATE_META_KEY,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import { Activity } from './activity.js';
-import {
-  AUTH_REQUIRED_ERROR_ID,
-  isAuthorizationRequired,
-  type ServerAuthState,
-} from './auth/auth-required.js';
-import { clientError, describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
+import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
+import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
@@ -149,9 +146,13 @@ export class ServerConnection {
   }
 
   private disconnected() {
-    return clientError('MCP_CLIENT_DISCONNECTED', `MCP server '${this.name}': the client was disconnected`, {
-      server: this.name,
-    });
+    return mcpError(
+      MCPErrorCode.CLIENT_DISCONNECTED,
+      `MCP server '${this.name}': the client was disconnected`,
+      {
+        server: this.name,
+      },
+    );
   }
 
   /**
@@ -346,8 +347,8 @@ export class ServerConnection {
     const blocked = hostNotAllowed(error);
     if (blocked) return blocked;
     if (this.noteAuthFailure(error)) {
-      return clientError(
-        AUTH_REQUIRED_ERROR_ID,
+      return mcpError(
+        MCPErrorCode.CLIENT_AUTH_REQUIRED,
         `MCP server '${this.name}' requires authorization ${this.where} (${messageOf(error)}); its auth state is 'needs-auth'`,
         { server: this.name, authState: 'needs-auth' },
         error,
@@ -364,8 +365,8 @@ export class ServerConnection {
       protocolVersion && protocolVersion !== 'legacy'
         ? ` (protocolVersion '${protocolVersion}' is pinned: the server must speak that revision)`
         : '';
-    return clientError(
-      'MCP_CLIENT_CONNECT_FAILED',
+    return mcpError(
+      MCPErrorCode.CLIENT_CONNECT_FAILED,
       `Failed to connect to MCP server '${this.name}' ${this.where}: ${failure}${pinned}`,
       { server: this.name, ...(status !== undefined ? { httpStatus: status } : {}) },
       error,

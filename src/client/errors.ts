@@ -1,5 +1,5 @@
 /**
- * Error ids and conversions. Every error a user sees names the server (and tool, URI or prompt)
+ * How the client words what went wrong (the ids and the constructor are src/errors.ts). Every error a user sees names the server (and tool, URI or prompt)
  * it concerns; `errorDetail()` keeps the HTTP status and transport code machine-readable, and
  * `describeCause()` turns the innermost fact of a cause chain (a refused connection, a DNS or TLS
  * failure, an HTTP status, a missing command) into words, instead of the SDK's `fetch failed`.
@@ -7,7 +7,6 @@
 import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
-import { MCPErrorCategories, type MCPErrorCode } from '../shared/error-codes.js';
 import type { MCPErrorDetail } from './types.js';
 
 export function messageOf(error: unknown): string {
@@ -132,20 +131,4 @@ export function legacyMessage(detail: MCPErrorDetail): string {
   return detail.httpStatus !== undefined && !detail.message.includes(`HTTP ${detail.httpStatus}`)
     ? `${detail.message} (HTTP ${detail.httpStatus})`
     : detail.message;
-}
-
-/** A MastraError of this package; its category is the one `MCPErrorCategories` gives its id. */
-export function clientError(
-  id: MCPErrorCode,
-  text: string,
-  details: Record<string, string | number | boolean | undefined>,
-  cause?: unknown,
-): MastraError {
-  const clean = Object.fromEntries(
-    Object.entries(details).filter(([, value]) => value !== undefined),
-  ) as Record<string, string | number | boolean>;
-  return new MastraError(
-    { id, domain: 'MCP', category: MCPErrorCategories[id], text, details: clean },
-    cause,
-  );
 }

@@ -4,7 +4,7 @@
  * clients without an `id` may not share a configuration. `disconnect()` frees the slot.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import type { MCPClientOptions } from './types.js';
 
 export interface ManagedClient {
@@ -47,14 +47,11 @@ export function claimInstance<T extends ManagedClient>(created: T): T {
   }
   for (const other of anonymous) {
     if (sameConfiguration(other.options, options)) {
-      throw new MastraError({
-        id: 'MCP_CLIENT_MULTIPLE_INITIALIZATIONS',
-        domain: 'MCP',
-        category: 'USER',
-        text:
-          'MCPClient was created again with the same configuration while the first instance is still connected. ' +
+      throw mcpError(
+        MCPErrorCode.CLIENT_MULTIPLE_INITIALIZATIONS,
+        'MCPClient was created again with the same configuration while the first instance is still connected. ' +
           'Reuse the first instance, call disconnect() on it before creating another, or give each instance a unique id.',
-      });
+      );
     }
   }
   anonymous.add(created);

@@ -5,7 +5,8 @@
  * all, so handlers registered once keep firing across reconnects.
  */
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
-import { clientError, messageOf } from './errors.js';
+import { MCPErrorCode, mcpError } from '../errors.js';
+import { messageOf } from './errors.js';
 import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
@@ -123,8 +124,8 @@ function routeInputRequests(client: Client, owner: ClientOwner): void {
       signal: ctx.mcpReq.signal,
     });
     if (result.action !== 'accept' && client.getProtocolEra() === 'modern') {
-      throw clientError(
-        'MCP_CLIENT_INPUT_REQUEST_DECLINED',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INPUT_REQUEST_DECLINED,
         `MCP server '${owner.name}': the input request was ${result.action === 'decline' ? 'declined' : 'cancelled'}`,
         { server: owner.name, action: result.action },
       );

@@ -36,6 +36,7 @@ import {
 import { addHandler, removeHandler } from '../client/actions.js';
 import type { ServerConnection } from '../client/connection.js';
 import { findCause, messageOf } from '../client/errors.js';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import {
   Connections,
   type ErrorReporting,
@@ -286,7 +287,11 @@ export class ProxyGateway {
   }
 
   async serveStdio(): Promise<void> {
-    if (this.stdio) throw new Error(`${this.label()} is already serving stdio`);
+    if (this.stdio) {
+      throw mcpError(MCPErrorCode.SERVER_ALREADY_SERVING_STDIO, `${this.label()} is already serving stdio`, {
+        proxy: this.label(),
+      });
+    }
     await this.listen();
     this.stdio = serveTrackedStdio(
       () => this.instance(),

@@ -13,7 +13,6 @@
  *   remote tool that asks for input is answered inside the call by the client's `inputRequests`
  *   handler (without one the call fails), so a proxied call never reports `suspended`.
  */
-import { MastraError } from '@mastra/core/error';
 import {
   MCPServerBase,
   type MCPServerHTTPOptions,
@@ -37,6 +36,7 @@ import type { ServerConnection } from '../client/connection.js';
 import { messageOf } from '../client/errors.js';
 import type { MCPToolDefinition } from '../client/tools/definition.js';
 import type { MCPTool } from '../client/typed.js';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import {
   coreTool,
   registryServerDetail,
@@ -45,7 +45,6 @@ import {
   type ToolInfo,
   toolInfo,
 } from '../server/hosting.js';
-import type { MCPErrorCode } from '../shared/error-codes.js';
 import { ProxyGateway } from './gateway.js';
 
 /** What the client lends a proxy: the server's connection and the client's own operations on it. */
@@ -66,6 +65,14 @@ function clientCoreTool(definition: MCPToolDefinition, tool: MCPTool): InternalC
   });
 }
 
+/** How `MCPClient.toMCPServerProxies()` opens and detaches proxies (filled in by the class below). */
+export const proxyLifecycle = {} as {
+  /** Connects the server and lists its tools; the list follows the server's changes from then on. */
+  open(source: ProxySource): Promise<MCPClientServerProxy>;
+  /** Stops following the server's tool list, for a proxy `toMCPServerProxies()` does not hand out. */
+  detach(proxy: MCPClientServerProxy): Promise<void>;
+};
+
 export class MCPClientServerProxy extends MCPServerBase {
   override readonly mcpVersion = 2 as const;
   private readonly source: ProxySource;
@@ -78,23 +85,26 @@ export class MCPClientServerProxy extends MCPServerBase {
   private applied = 0;
   private gateway: ProxyGateway | undefined;
 
-  /**
-   * Connects the server and lists its tools; the list follows the server's changes from then on
-   * (until `detach()` or the client's disconnect). Use `MCPClient.toMCPServerProxies()`.
-   * @internal
-   */
-  static async open(source: ProxySource): Promise<MCPClientServerProxy> {
-    const client = await source.connection.get();
-    const proxy = new MCPClientServerProxy(source, client.getServerCapabilities() ?? {});
-    // Subscribed before the first listing, so no change can fall between the two.
-    await addHandler(source.connection, source.connection.handlers.toolsChanged, proxy.onToolsChanged);
-    try {
-      await proxy.refresh();
-    } catch (error) {
-      await proxy.detach().catch(() => {});
-      throw error;
-    }
-    return proxy;
+  // Opening and detaching are toMCPServerProxies()'s alone, so they are not members of the public
+  // class: this block hands them to `proxyLifecycle` with access to the private members.
+  static {
+    proxyLifecycle.open = async (source) => {
+      const client = await source.connection.get();
+      const proxy = new MCPClientServerProxy(source, client.getServerCapabilities() ?? {});
+      // Subscribed before the first listing, so no change can fall between the two.
+      await addHandler(source.connection, source.connection.handlers.toolsChanged, proxy.onToolsChanged);
+      try {
+        await proxy.refresh();
+      } catch (error) {
+        await proxyLifecycle.detach(proxy).catch(() => {});
+        throw error;
+      }
+      return proxy;
+    };
+    proxyLifecycle.detach = async (proxy) => {
+      const { connection } = proxy.source;
+      await removeHandler(connection, connection.handlers.toolsChanged, proxy.onToolsChanged);
+    };
   }
 
   private constructor(source: ProxySource, capabilities: ServerCapabilities) {
@@ -181,13 +191,11 @@ export class MCPClientServerProxy extends MCPServerBase {
     const tool = this.toolset[toolId];
     if (!tool?.execute) {
       const known = Object.keys(this.toolset);
-      throw new MastraError({
-        id: 'MCP_CLIENT_PROXY_TOOL_NOT_FOUND',
-        domain: 'MCP',
-        category: 'USER',
-        text: `Tool '${toolId}' not found on ${this.label}; the server lists ${known.length ? known.map((name) => `'${name}'`).join(', ') : 'no tools'}`,
-        details: { toolId, serverId: this.id },
-      });
+      throw mcpError(
+        MCPErrorCode.CLIENT_PROXY_TOOL_NOT_FOUND,
+        `Tool '${toolId}' not found on ${this.label}; the server lists ${known.length ? known.map((name) => `'${name}'`).join(', ') : 'no tools'}`,
+        { toolId, serverId: this.id },
+      );
     }
     const requestContext = executionContext?.requestContext ?? new RequestContext();
     await this.access.requireDirect(toolId, requestContext);
@@ -197,13 +205,11 @@ export class MCPClientServerProxy extends MCPServerBase {
       ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
     } as never);
     if (isValidationError(output)) {
-      throw new MastraError({
-        id: 'MCP_CLIENT_PROXY_INVALID_TOOL_INPUT',
-        domain: 'MCP',
-        category: 'USER',
-        text: `${this.label}: the arguments for tool '${toolId}' do not match its input schema: ${output.message}`,
-        details: { toolId, serverId: this.id },
-      });
+      throw mcpError(
+        MCPErrorCode.CLIENT_PROXY_INVALID_TOOL_INPUT,
+        `${this.label}: the arguments for tool '${toolId}' do not match its input schema: ${output.message}`,
+        { toolId, serverId: this.id },
+      );
     }
     return { status: 'completed', output };
   }
@@ -225,7 +231,11 @@ export class MCPClientServerProxy extends MCPServerBase {
   /** The server's resources as listed, `_meta` and `mimeType` included (MCP Apps `ui://` ones too). */
   async listResources() {
     return {
-      resources: await this.listed('MCP_CLIENT_LIST_RESOURCES_FAILED', 'listing resources', listResourcesOn),
+      resources: await this.listed(
+        MCPErrorCode.CLIENT_LIST_RESOURCES_FAILED,
+        'listing resources',
+        listResourcesOn,
+      ),
     };
   }
 
@@ -234,7 +244,9 @@ export class MCPClientServerProxy extends MCPServerBase {
   }
 
   async listPrompts() {
-    return { prompts: await this.listed('MCP_CLIENT_LIST_PROMPTS_FAILED', 'listing prompts', listPromptsOn) };
+    return {
+      prompts: await this.listed(MCPErrorCode.CLIENT_LIST_PROMPTS_FAILED, 'listing prompts', listPromptsOn),
+    };
   }
 
   async getPrompt({
@@ -284,15 +296,6 @@ export class MCPClientServerProxy extends MCPServerBase {
 
   getStdioTransport() {
     return this.gateway?.stdioTransport;
-  }
-
-  /**
-   * Stops following the server's tool list, for a proxy `toMCPServerProxies()` does not hand out.
-   * @internal
-   */
-  async detach(): Promise<void> {
-    const { connection } = this.source;
-    await removeHandler(connection, connection.handlers.toolsChanged, this.onToolsChanged);
   }
 
   /**

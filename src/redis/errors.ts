@@ -5,10 +5,15 @@
  * Both name the store, the operation, the key and the key prefix, so a shared Redis with several
  * stores on it tells which one is affected.
  */
-import { MastraError } from '@mastra/core/error';
+import type { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../errors.js';
 
-export const REDIS_UNAVAILABLE = 'MCP_REDIS_UNAVAILABLE';
-export const REDIS_COMMAND_FAILED = 'MCP_REDIS_COMMAND_FAILED';
+/** `MCPErrorCode.REDIS_UNAVAILABLE`, under the name `mastra-mcp/redis` has exported it by. */
+export const REDIS_UNAVAILABLE = MCPErrorCode.REDIS_UNAVAILABLE;
+/** `MCPErrorCode.REDIS_COMMAND_FAILED`, under the name `mastra-mcp/redis` has exported it by. */
+export const REDIS_COMMAND_FAILED = MCPErrorCode.REDIS_COMMAND_FAILED;
+/** `MCPErrorCode.REDIS_INVALID_OPTION`, under the name `mastra-mcp/redis` has exported it by. */
+export const REDIS_INVALID_OPTION = MCPErrorCode.REDIS_INVALID_OPTION;
 
 /** Which store ran which command on which key: the subject of every error below. */
 export interface RedisOperation {
@@ -30,36 +35,27 @@ export function redisError(
   const where = `${store}: ${operation} of '${key}' (prefix '${keyPrefix}')`;
   const details = { store, operation, key, keyPrefix };
   if ('timedOutAfterMs' in failure) {
-    return new MastraError({
-      id: REDIS_UNAVAILABLE,
-      domain: 'MCP',
-      category: 'THIRD_PARTY',
-      text: `${where} got no answer from Redis within ${failure.timedOutAfterMs} ms and was not acknowledged; check that Redis is running and reachable (the client reconnects by itself)`,
-      details: { ...details, timeoutMs: failure.timedOutAfterMs },
-    });
+    return mcpError(
+      REDIS_UNAVAILABLE,
+      `${where} got no answer from Redis within ${failure.timedOutAfterMs} ms and was not acknowledged; check that Redis is running and reachable (the client reconnects by itself)`,
+      { ...details, timeoutMs: failure.timedOutAfterMs },
+    );
   }
   const reason = failure.cause instanceof Error ? failure.cause.message : String(failure.cause);
-  return new MastraError(
-    failure.connected
-      ? {
-          id: REDIS_COMMAND_FAILED,
-          domain: 'MCP',
-          category: 'THIRD_PARTY',
-          text: `${where} failed: Redis answered '${reason}'; check that nothing else writes keys under this prefix`,
-          details,
-        }
-      : {
-          id: REDIS_UNAVAILABLE,
-          domain: 'MCP',
-          category: 'THIRD_PARTY',
-          text: `${where} failed while Redis is not connected (${reason}) and was not acknowledged; check that Redis is running and reachable (the client reconnects by itself)`,
-          details,
-        },
-    failure.cause,
-  );
+  return failure.connected
+    ? mcpError(
+        REDIS_COMMAND_FAILED,
+        `${where} failed: Redis answered '${reason}'; check that nothing else writes keys under this prefix`,
+        details,
+        failure.cause,
+      )
+    : mcpError(
+        REDIS_UNAVAILABLE,
+        `${where} failed while Redis is not connected (${reason}) and was not acknowledged; check that Redis is running and reachable (the client reconnects by itself)`,
+        details,
+        failure.cause,
+      );
 }
-
-export const REDIS_INVALID_OPTION = 'MCP_REDIS_INVALID_OPTION';
 
 /** `value` when it is absent or positive (and whole when `whole`), else a USER error naming the field. */
 export function positiveOption(
@@ -73,11 +69,5 @@ export function positiveOption(
 }
 
 export function invalidOption(store: string, field: string, problem: string): never {
-  throw new MastraError({
-    id: REDIS_INVALID_OPTION,
-    domain: 'MCP',
-    category: 'USER',
-    text: `${store}: option '${field}' ${problem}`,
-    details: { store, field },
-  });
+  throw mcpError(REDIS_INVALID_OPTION, `${store}: option '${field}' ${problem}`, { store, field });
 }

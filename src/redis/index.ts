@@ -18,7 +18,10 @@ export {
   type RedisMCPEventStoreSubscriber,
 } from './event-store.js';
 export type { RedisStoreOptions } from './key-value.js';
-export { RedisEventStore, type RedisEventStoreOptions } from './legacy-event-store.js';
+export {
+  RedisResumabilityEventStore,
+  type RedisResumabilityEventStoreOptions,
+} from './legacy-event-store.js';
 export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './oauth-storage.js';
 export {
   RedisWebhookQueue,

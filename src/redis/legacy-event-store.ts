@@ -20,7 +20,7 @@ import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient, runCommand } from '.
 import { positiveOption, type RedisOperation, redisError } from './errors.js';
 import { RedisScript } from './script.js';
 
-export interface RedisEventStoreOptions {
+export interface RedisResumabilityEventStoreOptions {
   /** A connected node-redis client; the store never opens or closes connections itself. */
   client: RedisCommandClient;
   /** Prepended to every stream key (default `mastra-mcp:sse:`). */
@@ -37,7 +37,7 @@ export interface RedisEventStoreOptions {
   timeoutMs?: number;
 }
 
-const STORE = 'RedisEventStore';
+const STORE = 'RedisResumabilityEventStore';
 const REPLAY_PAGE = 100;
 
 /** XADD with MAXLEN and the stream's expiry in one step, so no stream is left without a TTL. */
@@ -50,14 +50,18 @@ const ENTRY_ID = /^\d+-\d+$/;
 
 type StreamEntry = [id: string, fields: string[]];
 
-export class RedisEventStore implements EventStore {
+/**
+ * The SDK's `EventStore` for resuming cut SSE streams of legacy Streamable HTTP sessions
+ * (`Last-Event-ID`). Not the store of MCP Events occurrences: that is `RedisMCPEventStore`.
+ */
+export class RedisResumabilityEventStore implements EventStore {
   readonly keyPrefix: string;
   private readonly client: RedisCommandClient;
   private readonly maxLength: number;
   private readonly ttlSeconds: number;
   private readonly timeoutMs: number;
 
-  constructor(options: RedisEventStoreOptions) {
+  constructor(options: RedisResumabilityEventStoreOptions) {
     this.client = options.client;
     this.keyPrefix = options.keyPrefix ?? 'mastra-mcp:sse:';
     this.maxLength = positiveOption(STORE, 'maxLength', options.maxLength, true) ?? 1000;

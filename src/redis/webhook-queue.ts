@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import type {
   MCPStoredEvent,
   MCPWebhookQueue,
@@ -35,7 +35,8 @@ import { ENQUEUE } from './webhook-scripts.js';
 const STORE = 'RedisWebhookQueue';
 const READ_BATCH = 50;
 
-export const WEBHOOK_ENQUEUE_FAILED = 'MCP_EVENTS_WEBHOOK_ENQUEUE_FAILED';
+/** `MCPErrorCode.EVENTS_WEBHOOK_ENQUEUE_FAILED`, under the name `mastra-mcp/redis` has exported it by. */
+export const WEBHOOK_ENQUEUE_FAILED = MCPErrorCode.EVENTS_WEBHOOK_ENQUEUE_FAILED;
 
 export interface RedisWebhookQueueOptions {
   /** A connected node-redis client for every command but the blocking read; may be shared with other stores. */
@@ -137,14 +138,10 @@ class RedisWebhookDelivery implements WebhookDelivery {
         .map((record) => [record.id, 'event', event.position, payload, '']);
       await this.enqueue(jobs);
     } catch (cause) {
-      throw new MastraError(
-        {
-          id: WEBHOOK_ENQUEUE_FAILED,
-          domain: 'MCP',
-          category: 'THIRD_PARTY',
-          text: `MCP events: occurrence '${occurrence.eventId}' of '${occurrence.name}' is stored, but its webhook deliveries were not enqueued: ${describe(cause)}`,
-          details: { eventId: occurrence.eventId, name: occurrence.name, keyPrefix: this.registry.keyPrefix },
-        },
+      throw mcpError(
+        WEBHOOK_ENQUEUE_FAILED,
+        `MCP events: occurrence '${occurrence.eventId}' of '${occurrence.name}' is stored, but its webhook deliveries were not enqueued: ${describe(cause)}`,
+        { eventId: occurrence.eventId, name: occurrence.name, keyPrefix: this.registry.keyPrefix },
         cause,
       );
     }

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MastraError } from '@mastra/core/error';
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { ReadResourceResult, Resource, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import type { AppResource, AppResources } from './types.js';
 
 /** The MIME type of an MCP App's HTML (ext-apps' `RESOURCE_MIME_TYPE`). */
@@ -22,13 +22,11 @@ const UI_SCHEME = 'ui://';
 type ResourceContent = ReadResourceResult['contents'][number];
 
 function invalid(serverId: string, uri: string, problem: string, details: Record<string, string> = {}) {
-  return new MastraError({
-    id: 'MCP_SERVER_APP_RESOURCE_INVALID',
-    domain: 'MCP',
-    category: 'USER',
-    text: `MCP server '${serverId}': app resource '${uri}' ${problem}`,
-    details: { serverId, uri, ...details },
-  });
+  return mcpError(
+    MCPErrorCode.SERVER_APP_RESOURCE_INVALID,
+    `MCP server '${serverId}': app resource '${uri}' ${problem}`,
+    { serverId, uri, ...details },
+  );
 }
 
 function loadHtml(serverId: string, uri: string, app: AppResource): string {
@@ -85,8 +83,10 @@ export function withUiLink(
   const ui = isRecord(meta.ui) ? meta.ui : {};
   const flat = meta[FLAT_RESOURCE_URI_KEY];
   if (typeof flat === 'string' && flat !== uri) {
-    throw new TypeError(
+    throw mcpError(
+      MCPErrorCode.SERVER_INVALID_TOOL,
       `Tool '${toolName}': _meta.ui.resourceUri ('${uri}') and _meta['${FLAT_RESOURCE_URI_KEY}'] ('${flat}') name different UI resources; set only _meta.ui.resourceUri`,
+      { toolName },
     );
   }
   return { ...meta, ui: { ...ui, resourceUri: uri }, [FLAT_RESOURCE_URI_KEY]: uri };

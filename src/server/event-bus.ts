@@ -10,8 +10,9 @@
  * reaches each connection exactly once and nothing is echoed back. Delivery across instances may
  * be at most once (pub/sub): list_changed and resource updates are hints, clients re-read.
  */
-import { MastraError } from '@mastra/core/error';
+
 import type { LoggingMessageNotification } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../errors.js';
 
 /** The SDK's `ServerEvent` kinds (without forwarded params) plus log messages for legacy sessions. */
 export type MCPServerBusEvent =
@@ -47,13 +48,11 @@ export function busMembership(
   const bus = config.notifications?.bus;
   if (!bus) return undefined;
   if (config.id === undefined) {
-    throw new MastraError({
-      id: 'MCP_SERVER_NOTIFICATION_BUS_NEEDS_ID',
-      domain: 'MCP',
-      category: 'USER',
-      text: `MCP server '${config.name}': notifications.bus needs an explicit \`id\`, the same on every instance (the bus channel is named after it); a generated id differs per process`,
-      details: { serverName: config.name },
-    });
+    throw mcpError(
+      MCPErrorCode.SERVER_NOTIFICATION_BUS_NEEDS_ID,
+      `MCP server '${config.name}': notifications.bus needs an explicit \`id\`, the same on every instance (the bus channel is named after it); a generated id differs per process`,
+      { serverName: config.name },
+    );
   }
   return { bus, serverId };
 }

@@ -3,7 +3,7 @@
  * sessions, parked calls, open streams, write buffers, batches), with the defaults a public
  * server gets. docs/SECURITY.md lists each one with its reason.
  */
-import { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../errors.js';
 
 export interface MCPServerLimits {
   /** Largest request body (bytes); larger ones get 413 before parsing. Default 4 MiB. */
@@ -65,13 +65,11 @@ export function resolveLimits(serverId: string, limits: MCPServerLimits = {}): R
     const value = limits[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !(value > 0)) {
-      throw new MastraError({
-        id: 'MCP_SERVER_INVALID_LIMITS_OPTION',
-        domain: 'MCP',
-        category: 'USER',
-        text: `MCP server '${serverId}': limits.${key} must be a positive number (got ${String(value)})`,
-        details: { serverId, field: `limits.${key}` },
-      });
+      throw mcpError(
+        MCPErrorCode.SERVER_INVALID_LIMITS_OPTION,
+        `MCP server '${serverId}': limits.${key} must be a positive number (got ${String(value)})`,
+        { serverId, field: `limits.${key}` },
+      );
     }
     resolved[key] = value;
   }

@@ -9,8 +9,8 @@
  * everywhere, then first, then drop the old one once the state it signed has expired (300 s).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MastraError } from '@mastra/core/error';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../errors.js';
 
 /** A secret: a string (its UTF-8 bytes count) or raw bytes. */
 export type RequestStateKey = string | Uint8Array;
@@ -46,13 +46,11 @@ export function localRequestState(): ResolvedRequestState {
 }
 
 function invalid(serverId: string, field: string, problem: string): never {
-  throw new MastraError({
-    id: 'MCP_SERVER_INVALID_REQUEST_STATE_OPTION',
-    domain: 'MCP',
-    category: 'USER',
-    text: `MCP server '${serverId}': ${field} ${problem}`,
-    details: { serverId, field },
-  });
+  throw mcpError(
+    MCPErrorCode.SERVER_INVALID_REQUEST_STATE_OPTION,
+    `MCP server '${serverId}': ${field} ${problem}`,
+    { serverId, field },
+  );
 }
 
 function keyBytes(serverId: string, field: string, key: unknown): Uint8Array {

@@ -5,7 +5,6 @@
  * 2026-07-28 request gets a cheap SDK instance from `createProtocolServer`.
  */
 import type { ToolsInput } from '@mastra/core/agent';
-import { MastraError } from '@mastra/core/error';
 import type { Mastra } from '@mastra/core/mastra';
 import {
   MCPServerBase,
@@ -18,6 +17,7 @@ import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool } from '@mastra/core/tools';
 import type { ElicitResult, LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
@@ -196,13 +196,11 @@ export class MCPServer extends MCPServerBase {
     this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
     this.elicitation = {
       sendRequest: async () => {
-        throw new MastraError({
-          id: 'MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT',
-          domain: 'MCP',
-          category: 'USER',
-          text: `MCP server '${this.id}': server.elicitation.sendRequest() cannot know which client to ask, since an elicitation belongs to the tool call in progress. Call context.mcp.elicitation.sendRequest() from the tool's execute(tool input, context) instead`,
-          details: { serverId: this.id },
-        });
+        throw mcpError(
+          MCPErrorCode.SERVER_ELICITATION_NEEDS_TOOL_CONTEXT,
+          `MCP server '${this.id}': server.elicitation.sendRequest() cannot know which client to ask, since an elicitation belongs to the tool call in progress. Call context.mcp.elicitation.sendRequest() from the tool's execute(tool input, context) instead`,
+          { serverId: this.id },
+        );
       },
     };
     this.toolActions = {
@@ -270,7 +268,15 @@ export class MCPServer extends MCPServerBase {
 
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
   async startStdio(): Promise<void> {
-    if (this.stdio) throw new Error(`MCP server '${this.id}' is already serving stdio`);
+    if (this.stdio) {
+      throw mcpError(
+        MCPErrorCode.SERVER_ALREADY_SERVING_STDIO,
+        `MCP server '${this.id}' is already serving stdio`,
+        {
+          serverId: this.id,
+        },
+      );
+    }
     this.stdio = serveTrackedStdio(
       (era) => this.createInstance(era),
       this.connections,
@@ -374,13 +380,11 @@ export class MCPServer extends MCPServerBase {
   ): Promise<unknown> {
     const entry = this.registry.get(toolId);
     if (!entry) {
-      throw new MastraError({
-        id: 'MCP_SERVER_TOOL_NOT_FOUND',
-        domain: 'MCP',
-        category: 'USER',
-        text: `Tool '${toolId}' not found on MCP server '${this.id}'`,
-        details: { toolId, serverId: this.id },
-      });
+      throw mcpError(
+        MCPErrorCode.SERVER_TOOL_NOT_FOUND,
+        `Tool '${toolId}' not found on MCP server '${this.id}'`,
+        { toolId, serverId: this.id },
+      );
     }
     const requestContext = executionContext?.requestContext ?? new RequestContext();
     await this.host.access.requireDirect(toolId, requestContext);
@@ -397,7 +401,16 @@ export class MCPServer extends MCPServerBase {
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
-    if (!this.resourceHandlers) throw new Error(`MCP server '${this.id}' has no resources configured`);
+    if (!this.resourceHandlers) {
+      throw mcpError(
+        MCPErrorCode.SERVER_NO_RESOURCES,
+        `MCP server '${this.id}' has no resources configured`,
+        {
+          serverId: this.id,
+          uri,
+        },
+      );
+    }
     return this.resourceHandlers.read(uri);
   }
 }

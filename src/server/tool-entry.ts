@@ -11,6 +11,7 @@ import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import { withUiLink } from './app-resources.js';
 import { clip } from './issues.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
@@ -97,13 +98,23 @@ function wireDefinition(
   return definition;
 }
 
+const notExecutable = (name: string) =>
+  mcpError(MCPErrorCode.SERVER_TOOL_NOT_EXECUTABLE, `Tool '${name}' has no execute function`, {
+    toolName: name,
+  });
+
 /** Runs a schema conversion; a failure names the owner and the field that could not be converted. */
 function convertSchema<T>(owner: string, field: string, convert: () => T): T {
   try {
     return convert();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new TypeError(`${owner}: ${field} could not be converted: ${reason}`);
+    throw mcpError(
+      MCPErrorCode.SERVER_INVALID_TOOL,
+      `${owner}: ${field} could not be converted: ${reason}`,
+      { field },
+      error,
+    );
   }
 }
 
@@ -138,7 +149,7 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
     source: tool,
     definition: explicitToolDefinition(name, tool, inputSchema),
     async invoke(args, invocation) {
-      if (!execute) throw new Error(`Tool '${name}' has no execute function`);
+      if (!execute) throw notExecutable(name);
       const output = await execute(args ?? {}, {
         mcp: invocation.mcp,
         requestContext: invocation.requestContext,
@@ -151,7 +162,7 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
       });
       if (isValidationError(output)) {
         if (output.message.includes('input validation')) throw new ToolArgumentsError(name, [output.message]);
-        throw new Error(output.message);
+        throw mcpError(MCPErrorCode.SERVER_TOOL_OUTPUT_INVALID, output.message, { toolName: name });
       }
       return output;
     },
@@ -171,7 +182,7 @@ function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
     source: tool,
     definition: explicitToolDefinition(name, tool, input?.json ?? EMPTY_OBJECT_SCHEMA),
     async invoke(args, invocation) {
-      if (!execute) throw new Error(`Tool '${name}' has no execute function`);
+      if (!execute) throw notExecutable(name);
       let value: unknown = args ?? {};
       if (input) {
         const outcome = await input.validate(value);
@@ -190,7 +201,11 @@ function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
 
 export function toolEntry(name: string, tool: unknown): ToolEntry {
   if (typeof tool !== 'object' || tool === null) {
-    throw new TypeError(`Tool '${name}' must be a tool object created with createTool() or tool()`);
+    throw mcpError(
+      MCPErrorCode.SERVER_INVALID_TOOL,
+      `Tool '${name}' must be a tool object created with createTool() or tool()`,
+      { toolName: name },
+    );
   }
   if (isVercelTool(tool as Parameters<typeof isVercelTool>[0]))
     return vercelToolEntry(name, tool as VercelToolLike);
@@ -203,8 +218,10 @@ const agentInputSchema = normalizeSchema(agentInput);
 export function agentEntry(key: string, agent: Agent): ToolEntry {
   const description = typeof agent.getDescription === 'function' ? agent.getDescription() : undefined;
   if (!description?.trim()) {
-    throw new Error(
+    throw mcpError(
+      MCPErrorCode.SERVER_AGENT_DESCRIPTION_MISSING,
       `Agent '${agent.name ?? key}' (key '${key}') must have a non-empty description to be exposed as tool 'ask_${key}'`,
+      { agentKey: key },
     );
   }
   const name = `ask_${key}`;
@@ -232,8 +249,10 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
 export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
   const description = workflow.description;
   if (!description?.trim()) {
-    throw new Error(
+    throw mcpError(
+      MCPErrorCode.SERVER_WORKFLOW_DESCRIPTION_MISSING,
       `Workflow '${workflow.id ?? key}' (key '${key}') must have a non-empty description to be exposed as tool 'run_${key}'`,
+      { workflowKey: key },
     );
   }
   const name = `run_${key}`;
@@ -260,8 +279,13 @@ export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
       });
       if (result.status === 'failed') {
         const cause: unknown = result.error;
-        throw new Error(
-          `Workflow '${key}' failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        // A run's error may arrive serialized (a plain { message } object), not as an Error.
+        const reason = (cause as { message?: unknown } | undefined)?.message;
+        throw mcpError(
+          MCPErrorCode.SERVER_WORKFLOW_FAILED,
+          `Workflow '${key}' failed: ${typeof reason === 'string' ? reason : String(cause)}`,
+          { workflowKey: key },
+          cause,
         );
       }
       return result;

@@ -77,7 +77,7 @@ export type MCPServerPrompts = {
  * Origins a UI resource may reach, as MCP Apps (SEP-1865) defines them; hosts build the iframe's
  * Content Security Policy from these (omitted means none).
  */
-export interface McpUiResourceCsp {
+export interface MCPUiResourceCsp {
   /** `connect-src`: fetch, XHR, WebSocket. */
   connectDomains?: string[];
   /** `img-src`, `script-src`, `style-src`, `font-src`, `media-src`. */
@@ -89,7 +89,7 @@ export interface McpUiResourceCsp {
 }
 
 /** Browser permissions a UI resource asks for (each an empty object when requested). */
-export interface McpUiResourcePermissions {
+export interface MCPUiResourcePermissions {
   camera?: Record<string, never>;
   microphone?: Record<string, never>;
   geolocation?: Record<string, never>;
@@ -99,10 +99,12 @@ export interface McpUiResourcePermissions {
 /**
  * A UI resource's `_meta.ui`: the same shape as `McpUiResourceMeta` of
  * `@modelcontextprotocol/ext-apps`, declared here so that package is not a runtime dependency.
+ * Named as ext-apps names it (not in this package's `MCP*` style) because the MCPServer reference
+ * names it so.
  */
 export interface McpUiResourceMeta {
-  csp?: McpUiResourceCsp;
-  permissions?: McpUiResourcePermissions;
+  csp?: MCPUiResourceCsp;
+  permissions?: MCPUiResourcePermissions;
   /** A dedicated sandbox origin; its format is up to each host. */
   domain?: string;
   /** Whether the host should draw a border and background around the view. */

@@ -6,9 +6,8 @@
  */
 import { MastraError } from '@mastra/core/error';
 import { InsufficientScopeError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { MCPErrorCode } from '../../errors.js';
 import { causeChain } from '../errors.js';
-
-export const AUTH_REQUIRED_ERROR_ID = 'MCP_CLIENT_AUTH_REQUIRED';
 
 export type ServerAuthState = 'needs-auth' | 'authorized';
 
@@ -16,7 +15,7 @@ export function isAuthorizationRequired(error: unknown): boolean {
   for (const current of causeChain(error)) {
     if (current instanceof UnauthorizedError || current instanceof InsufficientScopeError) return true;
     if (current instanceof SdkHttpError && current.status === 401) return true;
-    if (current instanceof MastraError && current.id === AUTH_REQUIRED_ERROR_ID) return true;
+    if (current instanceof MastraError && current.id === MCPErrorCode.CLIENT_AUTH_REQUIRED) return true;
   }
   return false;
 }

@@ -19,8 +19,9 @@
 import { randomBytes } from 'node:crypto';
 import { MastraError } from '@mastra/core/error';
 import { auth, type FetchLike } from '@modelcontextprotocol/client';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { ServerConnection } from '../connection.js';
-import { clientError, messageOf } from '../errors.js';
+import { messageOf } from '../errors.js';
 import { serverFetch } from '../transport/http.js';
 import type { HttpServerDefinition } from '../types.js';
 import { isAuthorizationRequired } from './auth-required.js';
@@ -77,10 +78,12 @@ export class ServerAuthenticator {
     const definition = this.connection.definition as HttpServerDefinition;
     const provider = 'url' in definition ? definition.authProvider : undefined;
     const unsupported = (reason: string) =>
-      clientError(
-        'MCP_CLIENT_AUTH_NOT_SUPPORTED',
+      mcpError(
+        MCPErrorCode.CLIENT_AUTH_NOT_SUPPORTED,
         `MCP server '${this.serverName}': authenticate() ${reason}`,
-        { server: this.serverName },
+        {
+          server: this.serverName,
+        },
       );
     if (!(provider instanceof MCPOAuthClientProvider)) {
       throw unsupported('needs an HTTP server whose authProvider is an MCPOAuthClientProvider');
@@ -98,8 +101,8 @@ export class ServerAuthenticator {
     let target: ReturnType<ServerAuthenticator['interactiveProvider']>;
     try {
       if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-        throw clientError(
-          'MCP_CLIENT_AUTH_INVALID_TIMEOUT',
+        throw mcpError(
+          MCPErrorCode.CLIENT_AUTH_INVALID_TIMEOUT,
           `MCP server '${this.serverName}': authenticate() timeoutMs must be a positive number of milliseconds`,
           { server: this.serverName },
         );
@@ -121,8 +124,8 @@ export class ServerAuthenticator {
     const flow = this.flow;
     if (!flow) return false;
     flow.abort.abort(
-      clientError(
-        'MCP_CLIENT_AUTH_CANCELLED',
+      mcpError(
+        MCPErrorCode.CLIENT_AUTH_CANCELLED,
         `MCP server '${this.serverName}': the authorization was cancelled`,
         { server: this.serverName },
       ),
@@ -140,8 +143,8 @@ export class ServerAuthenticator {
     const { signal } = abort;
     const timer = setTimeout(() => {
       abort.abort(
-        clientError(
-          'MCP_CLIENT_AUTH_TIMEOUT',
+        mcpError(
+          MCPErrorCode.CLIENT_AUTH_TIMEOUT,
           `MCP server '${this.serverName}': the authorization was not completed within ${timeoutMs} ms`,
           { server: this.serverName, timeoutMs },
         ),
@@ -212,8 +215,8 @@ export class ServerAuthenticator {
       if (result === 'AUTHORIZED' && (await this.reconnected(signal))) return 'connected';
     }
     if (control.redirected()) return 'redirected';
-    throw clientError(
-      'MCP_CLIENT_AUTH_FAILED',
+    throw mcpError(
+      MCPErrorCode.CLIENT_AUTH_FAILED,
       `MCP server '${this.serverName}': the authorization could not be started`,
       { server: this.serverName },
     );
@@ -237,8 +240,8 @@ export class ServerAuthenticator {
       signal,
     );
     if (result !== 'AUTHORIZED') {
-      throw clientError(
-        'MCP_CLIENT_AUTH_FAILED',
+      throw mcpError(
+        MCPErrorCode.CLIENT_AUTH_FAILED,
         `MCP server '${this.serverName}': the authorization code exchange did not yield tokens`,
         { server: this.serverName },
       );
@@ -267,7 +270,7 @@ export class ServerAuthenticator {
         const server = await listenForCallback([adoptable], pending.state);
         return { server, redirectUrl: pending.redirectUri, state: pending.state, adopted: true };
       } catch (error) {
-        if (!(error instanceof MastraError && error.id === 'MCP_CLIENT_OAUTH_CALLBACK_PORT_IN_USE'))
+        if (!(error instanceof MastraError && error.id === MCPErrorCode.CLIENT_OAUTH_CALLBACK_PORT_IN_USE))
           throw error;
       }
     }
@@ -292,8 +295,8 @@ export class ServerAuthenticator {
 
   private flowError(error: unknown): MastraError {
     if (error instanceof MastraError) return error;
-    return clientError(
-      'MCP_CLIENT_AUTH_FAILED',
+    return mcpError(
+      MCPErrorCode.CLIENT_AUTH_FAILED,
       `MCP server '${this.serverName}': authorization failed: ${messageOf(error)}`,
       { server: this.serverName },
       error,

@@ -12,7 +12,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientError } from '../errors.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 
 /** How many sequential ports (the redirect URL's own first) the callback server tries. */
 export const CALLBACK_PORT_ATTEMPTS = 10;
@@ -49,16 +49,16 @@ function loopbackUrl(redirectUrl: string | URL): URL {
   try {
     url = new URL(redirectUrl);
   } catch (error) {
-    throw clientError(
-      'MCP_CLIENT_OAUTH_INVALID_REDIRECT_URL',
+    throw mcpError(
+      MCPErrorCode.CLIENT_OAUTH_INVALID_REDIRECT_URL,
       'OAuth callback server: redirectUrl is not a valid URL',
       { field: 'redirectUrl' },
       error,
     );
   }
   if (!isLoopbackRedirectUrl(url)) {
-    throw clientError(
-      'MCP_CLIENT_OAUTH_INVALID_REDIRECT_URL',
+    throw mcpError(
+      MCPErrorCode.CLIENT_OAUTH_INVALID_REDIRECT_URL,
       `OAuth callback server: '${url.origin}' is not a loopback http URL (http://127.0.0.1, http://[::1] or http://localhost); an https redirect URL needs a callback endpoint of your own`,
       { field: 'redirectUrl' },
     );
@@ -127,8 +127,8 @@ function listen(server: http.Server, url: URL): Promise<void> {
  */
 export async function listenForCallback(candidates: URL[], state: string): Promise<OAuthCallbackServer> {
   if (typeof state !== 'string' || state === '') {
-    throw clientError(
-      'MCP_CLIENT_OAUTH_INVALID_STATE',
+    throw mcpError(
+      MCPErrorCode.CLIENT_OAUTH_INVALID_STATE,
       'OAuth callback server: state must be a non-empty string',
       {
         field: 'state',
@@ -173,8 +173,8 @@ export async function listenForCallback(candidates: URL[], state: string): Promi
       res.once('finish', () => void close());
       finish(() =>
         settle?.reject(
-          clientError(
-            'MCP_CLIENT_OAUTH_AUTHORIZATION_FAILED',
+          mcpError(
+            MCPErrorCode.CLIENT_OAUTH_AUTHORIZATION_FAILED,
             `The authorization server refused the authorization: ${code}${description ? ` (${description})` : ''}`,
             { error: code },
           ),
@@ -197,8 +197,8 @@ export async function listenForCallback(candidates: URL[], state: string): Promi
   const close = (): Promise<void> => {
     finish(() =>
       settle?.reject(
-        clientError(
-          'MCP_CLIENT_OAUTH_CALLBACK_CLOSED',
+        mcpError(
+          MCPErrorCode.CLIENT_OAUTH_CALLBACK_CLOSED,
           'The OAuth callback server closed before the authorization response arrived',
           {},
         ),
@@ -220,8 +220,8 @@ export async function listenForCallback(candidates: URL[], state: string): Promi
       await listen(server, candidate);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
-      throw clientError(
-        'MCP_CLIENT_OAUTH_CALLBACK_LISTEN_FAILED',
+      throw mcpError(
+        MCPErrorCode.CLIENT_OAUTH_CALLBACK_LISTEN_FAILED,
         `OAuth callback server: cannot listen on ${candidate.host}: ${(error as Error).message}`,
         { host: candidate.host },
         error,
@@ -233,8 +233,8 @@ export async function listenForCallback(candidates: URL[], state: string): Promi
     return { url, waitForCode: () => result, close };
   }
   const hosts = candidates.map((candidate) => candidate.host);
-  throw clientError(
-    'MCP_CLIENT_OAUTH_CALLBACK_PORT_IN_USE',
+  throw mcpError(
+    MCPErrorCode.CLIENT_OAUTH_CALLBACK_PORT_IN_USE,
     `OAuth callback server: every candidate port is in use (${hosts[0]}${hosts.length > 1 ? ` to ${hosts.at(-1)}` : ''})`,
     { ports: hosts.join(',') },
   );

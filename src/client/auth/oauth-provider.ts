@@ -28,7 +28,7 @@ import {
   type StoredOAuthTokens,
   validateClientMetadataUrl,
 } from '@modelcontextprotocol/client';
-import { clientError } from '../errors.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { InMemoryOAuthStorage, type OAuthStorage, readJson, STORAGE_KEYS, StorageQueue } from './storage.js';
 
 export interface MCPOAuthClientProviderOptions {
@@ -98,7 +98,12 @@ function sameUrl(a: string | undefined, b: string): boolean {
 }
 
 function configError(text: string, fields: string, cause?: unknown) {
-  return clientError('MCP_CLIENT_OAUTH_INVALID_CONFIG', `MCPOAuthClientProvider: ${text}`, { fields }, cause);
+  return mcpError(
+    MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,
+    `MCPOAuthClientProvider: ${text}`,
+    { fields },
+    cause,
+  );
 }
 
 export class MCPOAuthClientProvider implements OAuthClientProvider {
@@ -191,8 +196,8 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
     const sameServer =
       !ctx || (discovery !== undefined && issuerKey(issuerOf(discovery)) === issuerKey(ctx.issuer));
     if (metadata?.client_id_metadata_document_supported === true && sameServer) return { client_id: url };
-    throw clientError(
-      'MCP_CLIENT_OAUTH_NO_CLIENT_IDENTITY',
+    throw mcpError(
+      MCPErrorCode.CLIENT_OAUTH_NO_CLIENT_IDENTITY,
       `Authorization server ${issuer} does not accept Client ID Metadata Documents (client_id_metadata_document_supported), and MCPOAuthClientProvider never registers a client dynamically: configure 'clientInformation' for a client pre-registered with it`,
       { issuer },
     );
@@ -237,8 +242,8 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
       if (flow.redirected || state !== flow.state || !sameUrl(redirectUri, flow.redirectUrl)) return;
       const handler = this.options.onRedirectToAuthorization;
       if (!handler) {
-        throw clientError(
-          'MCP_CLIENT_OAUTH_NO_REDIRECT_HANDLER',
+        throw mcpError(
+          MCPErrorCode.CLIENT_OAUTH_NO_REDIRECT_HANDLER,
           'MCPOAuthClientProvider has no onRedirectToAuthorization to hand the authorization URL to',
           { field: 'onRedirectToAuthorization' },
         );
@@ -263,8 +268,8 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
   async codeVerifier(): Promise<string> {
     const verifier = await this.queue.run((storage) => storage.get(STORAGE_KEYS.codeVerifier));
     if (!verifier) {
-      throw clientError(
-        'MCP_CLIENT_OAUTH_NO_CODE_VERIFIER',
+      throw mcpError(
+        MCPErrorCode.CLIENT_OAUTH_NO_CODE_VERIFIER,
         'No PKCE code verifier is stored: this authorization response does not belong to an authorization this provider started',
         {},
       );
@@ -307,8 +312,8 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
       pendingAuthorization: () => this.pending,
       begin: (flow) => {
         if (this.flow) {
-          throw clientError(
-            'MCP_CLIENT_OAUTH_PROVIDER_BUSY',
+          throw mcpError(
+            MCPErrorCode.CLIENT_OAUTH_PROVIDER_BUSY,
             'This MCPOAuthClientProvider is already running an authorization flow: give each server its own provider',
             {},
           );

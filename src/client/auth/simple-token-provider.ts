@@ -5,7 +5,7 @@
  * with any provider (there is no refresh token to fall back on).
  */
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
-import { clientError } from '../errors.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { MCPOAuthClientProvider } from './oauth-provider.js';
 import { InMemoryOAuthStorage, STORAGE_KEYS } from './storage.js';
 
@@ -20,8 +20,8 @@ export function createSimpleTokenProvider(
   options: SimpleTokenProviderOptions,
 ): MCPOAuthClientProvider {
   if (typeof token !== 'string' || token === '') {
-    throw clientError(
-      'MCP_CLIENT_OAUTH_INVALID_CONFIG',
+    throw mcpError(
+      MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,
       'createSimpleTokenProvider: the token must be a non-empty string',
       {
         fields: 'token',

@@ -14,7 +14,10 @@ export interface OAuthStorage {
   delete(key: string): Promise<void>;
 }
 
-/** The default storage: a Map, gone with the process. */
+/**
+ * MCPOAuthClientProvider's default `OAuthStorage` (tokens, discovery state, PKCE verifier): a
+ * Map, gone with the process. `RedisOAuthStorage` (`mastra-mcp/redis`) is the persistent one.
+ */
 export class InMemoryOAuthStorage implements OAuthStorage {
   private readonly entries: Map<string, string>;
 

@@ -4,7 +4,8 @@
  * the server did not list is tried anyway, so the server's own answer (NotFound) is what the
  * caller sees.
  */
-import { eventsError, NO_COMPATIBLE_MODE, WEBHOOK_NOT_CONFIGURED } from './errors.js';
+
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { MCPEventDeliveryMode, MCPEventDescriptor } from './types.js';
 
 const PREFERENCE: MCPEventDeliveryMode[] = ['webhook', 'push', 'poll'];
@@ -18,16 +19,16 @@ export function deliveryPlan(
 ): MCPEventDeliveryMode[] {
   const offered = descriptor?.delivery ?? PREFERENCE;
   if (forced === 'webhook' && !webhookConfigured) {
-    throw eventsError(
-      WEBHOOK_NOT_CONFIGURED,
+    throw mcpError(
+      MCPErrorCode.EVENTS_WEBHOOK_NOT_CONFIGURED,
       `MCP server '${server}': event '${event}': webhook delivery needs the MCPClient 'webhook' option`,
       { server, event, delivery: forced },
     );
   }
   if (forced) {
     if (offered.includes(forced)) return [forced];
-    throw eventsError(
-      NO_COMPATIBLE_MODE,
+    throw mcpError(
+      MCPErrorCode.EVENTS_NO_COMPATIBLE_DELIVERY_MODE,
       `MCP server '${server}': event '${event}' does not offer ${forced} delivery (it offers ${offered.join(', ')})`,
       { server, event, delivery: forced, offered: offered.join(',') },
     );
@@ -36,8 +37,8 @@ export function deliveryPlan(
     (mode) => offered.includes(mode) && (mode !== 'webhook' || webhookConfigured),
   );
   if (plan.length > 0) return plan;
-  throw eventsError(
-    NO_COMPATIBLE_MODE,
+  throw mcpError(
+    MCPErrorCode.EVENTS_NO_COMPATIBLE_DELIVERY_MODE,
     `MCP server '${server}': event '${event}' offers only ${offered.join(', ')} delivery${offered.includes('webhook') ? ', and the MCPClient has no webhook settings' : ''}`,
     { server, event, offered: offered.join(',') },
   );

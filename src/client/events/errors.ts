@@ -1,48 +1,23 @@
 /**
- * Error ids of `mcpClient.events` and how a failure is classified: the reasons list() and
- * subscribe() reject with (as `error.cause` under the two outer ids), the errors a subscription's
- * iterator ends with, and which server answers end a subscription rather than being retried.
+ * How a failure of `mcpClient.events` is classified: list() and subscribe() reject under their
+ * outer id with the reason as `error.cause`, and some server answers end a subscription rather
+ * than being retried. The ids themselves are `MCPErrorCode`'s (src/errors.ts).
  */
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { MCPErrorCode } from '../../shared/error-codes.js';
+import { MCPErrorCode, type MCPErrorDetails, mcpError } from '../../errors.js';
 import { EVENTS_ERROR_CODES } from '../../shared/events-wire.js';
-import { clientError, findCause, messageOf } from '../errors.js';
-
-export const LIST_FAILED = 'MCP_CLIENT_LIST_EVENTS_FAILED';
-export const SUBSCRIBE_FAILED = 'MCP_CLIENT_SUBSCRIBE_EVENT_FAILED';
-
-export const NOT_SUPPORTED = 'MCP_EVENTS_NOT_SUPPORTED';
-export const NO_COMPATIBLE_MODE = 'MCP_EVENTS_NO_COMPATIBLE_DELIVERY_MODE';
-export const WEBHOOK_NOT_CONFIGURED = 'MCP_EVENTS_WEBHOOK_NOT_CONFIGURED';
-
-export const SUBSCRIPTION_FAILED = 'MCP_EVENTS_SUBSCRIPTION_FAILED';
-export const SUBSCRIPTION_TERMINATED = 'MCP_EVENTS_SUBSCRIPTION_TERMINATED';
-export const RETRIES_EXHAUSTED = 'MCP_EVENTS_RETRIES_EXHAUSTED';
-
-export const BUFFER_OVERFLOW = 'MCP_EVENTS_BUFFER_OVERFLOW';
-export const WEBHOOK_UNAVAILABLE = 'MCP_EVENTS_WEBHOOK_UNAVAILABLE';
-export const WEBHOOK_DELIVERY_FAILING = 'MCP_EVENTS_WEBHOOK_DELIVERY_FAILING';
-/** Recoverable: delivery was interrupted (dropped stream, failed poll or refresh) and is being retried. */
-export const DELIVERY_INTERRUPTED = 'MCP_EVENTS_DELIVERY_INTERRUPTED';
-/** Recoverable: the server reported a problem on a push stream (`notifications/events/error`). */
-export const SERVER_ERROR = 'MCP_EVENTS_SERVER_ERROR';
-
-type Details = Record<string, string | number | boolean | undefined>;
-
-export function eventsError(id: MCPErrorCode, text: string, details: Details, cause?: unknown): MastraError {
-  return clientError(id, text, details, cause);
-}
+import { findCause, messageOf } from '../errors.js';
 
 /** `list()`/`subscribe()` failures: the outer id, the reason (a MastraError or the server's error) as cause. */
 export function outerError(
-  id: typeof LIST_FAILED | typeof SUBSCRIBE_FAILED,
+  id: typeof MCPErrorCode.CLIENT_LIST_EVENTS_FAILED | typeof MCPErrorCode.CLIENT_SUBSCRIBE_EVENT_FAILED,
   what: string,
   server: string,
   cause: unknown,
-  details: Details = {},
+  details: MCPErrorDetails = {},
 ): MastraError {
-  return clientError(
+  return mcpError(
     id,
     `MCP server '${server}': ${what} failed: ${messageOf(cause)}`,
     { server, ...details },
@@ -65,9 +40,9 @@ const FINAL_CODES = new Set<number>([
 ]);
 
 const FINAL_IDS = new Set<string>([
-  NOT_SUPPORTED,
-  'MCP_CLIENT_HOST_NOT_ALLOWED',
-  'MCP_CLIENT_UNKNOWN_SERVER',
+  MCPErrorCode.EVENTS_NOT_SUPPORTED,
+  MCPErrorCode.CLIENT_HOST_NOT_ALLOWED,
+  MCPErrorCode.CLIENT_UNKNOWN_SERVER,
 ]);
 
 /**
@@ -86,7 +61,7 @@ export function isFinal(error: unknown): boolean {
 
 /** The client itself was disconnected: subscriptions end normally. */
 export function isDisconnected(error: unknown): boolean {
-  return error instanceof MastraError && error.id === 'MCP_CLIENT_DISCONNECTED';
+  return error instanceof MastraError && error.id === MCPErrorCode.CLIENT_DISCONNECTED;
 }
 
 /** Server refusals after which a subscription that did not force webhook delivery falls back to push or poll. */

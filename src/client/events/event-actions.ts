@@ -7,17 +7,11 @@
  * back to the next mode and tells the first onError handler (MCP_EVENTS_WEBHOOK_UNAVAILABLE);
  * every other failure rejects with MCP_CLIENT_SUBSCRIBE_EVENT_FAILED and the reason as cause.
  */
+
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { ConnectionLookup } from '../actions.js';
 import { deliveryPlan } from './delivery-plan.js';
-import {
-  eventsError,
-  isWebhookRefusal,
-  LIST_FAILED,
-  outerError,
-  protocolCode,
-  SUBSCRIBE_FAILED,
-  WEBHOOK_UNAVAILABLE,
-} from './errors.js';
+import { isWebhookRefusal, outerError, protocolCode } from './errors.js';
 import { listEventTypes } from './list.js';
 import { PollSource } from './poll-source.js';
 import { PushSource } from './push-source.js';
@@ -124,8 +118,8 @@ export function eventActions(
           const fallback = plan[index + 1];
           if (mode !== 'webhook' || options.delivery || !fallback || !isWebhookRefusal(error)) throw error;
           subscription.hold(
-            eventsError(
-              WEBHOOK_UNAVAILABLE,
+            mcpError(
+              MCPErrorCode.EVENTS_WEBHOOK_UNAVAILABLE,
               `MCP server '${serverName}' refused webhook delivery of event '${eventName}' (${error instanceof Error ? error.message : String(error)}); using ${fallback} delivery`,
               { server: serverName, event: eventName, code: protocolCode(error), fallback },
               error,
@@ -136,9 +130,15 @@ export function eventActions(
       throw new Error('no delivery mode could be started');
     } catch (error) {
       await subscription.close('disconnect');
-      throw outerError(SUBSCRIBE_FAILED, `subscribing to event '${eventName}'`, serverName, error, {
-        event: eventName,
-      });
+      throw outerError(
+        MCPErrorCode.CLIENT_SUBSCRIBE_EVENT_FAILED,
+        `subscribing to event '${eventName}'`,
+        serverName,
+        error,
+        {
+          event: eventName,
+        },
+      );
     }
   };
 
@@ -148,7 +148,7 @@ export function eventActions(
       try {
         return await listEventTypes(connection);
       } catch (error) {
-        throw outerError(LIST_FAILED, 'listing events', serverName, error);
+        throw outerError(MCPErrorCode.CLIENT_LIST_EVENTS_FAILED, 'listing events', serverName, error);
       }
     },
     subscribe,

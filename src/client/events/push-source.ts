@@ -8,6 +8,7 @@
  * would leave the request pending forever), or when the connection closed.
  */
 
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import {
   cursorOf,
   EVENTS_METHODS,
@@ -20,13 +21,7 @@ import {
   StreamEventsResultSchema,
 } from '../../shared/events-wire.js';
 import { sleep } from '../../shared/sleep.js';
-import {
-  DELIVERY_INTERRUPTED,
-  eventsError,
-  isFinal,
-  SERVER_ERROR,
-  SUBSCRIPTION_TERMINATED,
-} from './errors.js';
+import { isFinal } from './errors.js';
 import { afterFailure, maxAge, newBackoff, type SourceContext, target } from './source-context.js';
 import { type StreamListener, streamRouter } from './stream-router.js';
 import type { DeliverySource } from './subscription.js';
@@ -128,8 +123,8 @@ class StreamAttempt implements StreamListener {
     this.delivering();
     const { connection, event } = this.context;
     this.context.subscription.report(
-      eventsError(
-        SERVER_ERROR,
+      mcpError(
+        MCPErrorCode.EVENTS_SERVER_ERROR,
         `MCP server '${connection.name}': event '${event}': the server reported: ${params.error.message}`,
         { server: connection.name, event, code: params.error.code },
       ),
@@ -236,8 +231,8 @@ export class PushSource implements DeliverySource {
       if (signal.aborted) return;
       if (outcome.kind === 'terminated') {
         subscription.fail(
-          eventsError(
-            SUBSCRIPTION_TERMINATED,
+          mcpError(
+            MCPErrorCode.EVENTS_SUBSCRIPTION_TERMINATED,
             `MCP server '${connection.name}' terminated the subscription to event '${event}': ${outcome.error.message}`,
             { server: connection.name, event, mode: this.mode, code: outcome.error.code },
           ),
@@ -248,8 +243,8 @@ export class PushSource implements DeliverySource {
       if (attempt.healthy && !(outcome.kind === 'failed' && isFinal(outcome.error))) {
         this.backoff.succeed();
         subscription.report(
-          eventsError(
-            DELIVERY_INTERRUPTED,
+          mcpError(
+            MCPErrorCode.EVENTS_DELIVERY_INTERRUPTED,
             `MCP server '${connection.name}': event '${event}': the stream ended (${outcome.error instanceof Error ? outcome.error.message : 'closed'}); reopening it`,
             { server: connection.name, event, mode: this.mode, attempt: 0, delayMs: 0 },
             outcome.error,

@@ -8,7 +8,8 @@
  */
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
-import { clientError, messageOf } from '../errors.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
+import { messageOf } from '../errors.js';
 import type { MCPEventDescriptor } from './types.js';
 import { untrustedBlock } from './untrusted.js';
 
@@ -54,8 +55,8 @@ function threadOf(context: ToolContext): EventThread | undefined {
 function requireThread(tool: string, context: ToolContext): EventThread {
   const thread = threadOf(context);
   if (thread) return thread;
-  throw clientError(
-    'MCP_EVENTS_TOOL_NEEDS_MEMORY',
+  throw mcpError(
+    MCPErrorCode.EVENTS_TOOL_NEEDS_MEMORY,
     `${tool} acts on the current thread: call the agent with memory (a thread and a resource)`,
     { tool },
   );

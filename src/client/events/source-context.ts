@@ -4,19 +4,12 @@
  * that turn a failed attempt into the next step (retry after a delay, or end the subscription).
  */
 import type { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { EventCursor } from '../../shared/events-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { Backoff } from './backoff.js';
-import {
-  DELIVERY_INTERRUPTED,
-  eventsError,
-  isDisconnected,
-  isFinal,
-  protocolCode,
-  RETRIES_EXHAUSTED,
-  SUBSCRIPTION_FAILED,
-} from './errors.js';
+import { isDisconnected, isFinal, protocolCode } from './errors.js';
 import type { EventSubscription } from './subscription.js';
 import type { MCPEventDeliveryMode, MCPEventSubscribeOptions } from './types.js';
 
@@ -116,7 +109,12 @@ export function applyStep(
       return 'stop';
     case 'final':
       subscription.fail(
-        eventsError(SUBSCRIPTION_FAILED, `${prefix} failed: ${messageOf(error)}`, details, error),
+        mcpError(
+          MCPErrorCode.EVENTS_SUBSCRIPTION_FAILED,
+          `${prefix} failed: ${messageOf(error)}`,
+          details,
+          error,
+        ),
       );
       return 'stop';
     case 'exhausted':
@@ -124,8 +122,8 @@ export function applyStep(
       return 'stop';
     default:
       subscription.report(
-        eventsError(
-          DELIVERY_INTERRUPTED,
+        mcpError(
+          MCPErrorCode.EVENTS_DELIVERY_INTERRUPTED,
           `${prefix} failed (${messageOf(error)}); retrying`,
           { ...details, attempt: backoff.failures, delayMs: step.delayMs },
           error,
@@ -159,8 +157,8 @@ function retriesExhausted(
   backoff: Backoff,
   error: unknown,
 ): MastraError {
-  return eventsError(
-    RETRIES_EXHAUSTED,
+  return mcpError(
+    MCPErrorCode.EVENTS_RETRIES_EXHAUSTED,
     `${prefix} failed ${backoff.failures} times in a row: ${messageOf(error)}`,
     { ...details, attempts: backoff.failures },
     error,

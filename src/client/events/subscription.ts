@@ -15,10 +15,10 @@
  *   throws the terminal MastraError itself once the occurrences before it were read.
  */
 import type { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { EventCursor, EventOccurrence } from '../../shared/events-wire.js';
 import { messageOf } from '../errors.js';
 import { CursorOrder, RecentIds } from './dedup.js';
-import { BUFFER_OVERFLOW, eventsError } from './errors.js';
 import type {
   MCPEventDeliveryMode,
   MCPEventDeliveryStatus,
@@ -242,8 +242,8 @@ export class EventSubscription implements MCPEventSubscription {
     else this.gapPending = true;
     const { server, event, maxBufferedEvents } = this.settings;
     this.report(
-      eventsError(
-        BUFFER_OVERFLOW,
+      mcpError(
+        MCPErrorCode.EVENTS_BUFFER_OVERFLOW,
         `MCP server '${server}': event '${event}': more than ${maxBufferedEvents} occurrences were waiting to be read; the oldest unread one was dropped`,
         { server, event, maxBufferedEvents, droppedEventId: dropped?.occurrence.eventId },
       ),

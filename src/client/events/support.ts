@@ -5,15 +5,15 @@
  * use, so a server that lacks the extension never receives one.
  */
 import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { EVENTS_EXTENSION_ID } from '../../shared/events-wire.js';
 import { MODERN_REVISION, type ServerConnection } from '../connection.js';
-import { eventsError, NOT_SUPPORTED } from './errors.js';
 
 export function assertEventsSupported(connection: ServerConnection, client: Client): void {
   const version = client.getNegotiatedProtocolVersion();
   if (client.getProtocolEra() !== 'modern' || !version || version < MODERN_REVISION) {
-    throw eventsError(
-      NOT_SUPPORTED,
+    throw mcpError(
+      MCPErrorCode.EVENTS_NOT_SUPPORTED,
       `MCP server '${connection.name}' negotiated revision ${version ?? 'unknown'}; events need ${MODERN_REVISION}`,
       { server: connection.name, protocolVersion: version },
     );
@@ -24,8 +24,8 @@ export function assertEventsSupported(connection: ServerConnection, client: Clie
     typeof extensions[EVENTS_EXTENSION_ID] !== 'object' ||
     extensions[EVENTS_EXTENSION_ID] === null
   ) {
-    throw eventsError(
-      NOT_SUPPORTED,
+    throw mcpError(
+      MCPErrorCode.EVENTS_NOT_SUPPORTED,
       `MCP server '${connection.name}' does not advertise the ${EVENTS_EXTENSION_ID} extension`,
       { server: connection.name },
     );

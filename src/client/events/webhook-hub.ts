@@ -10,9 +10,10 @@
  * Invariants: a registration being unsubscribed is never joined (a new one waits for the
  * unsubscribe); webhook state lives in this process only.
  */
+
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import { decodeWebhookSecret } from '../../shared/events-wire.js';
-import { clientError } from '../errors.js';
 import { DeliveryIds } from './dedup.js';
 import type { SourceContext } from './source-context.js';
 import type { DeliverySource } from './subscription.js';
@@ -40,8 +41,8 @@ export class WebhookHub implements RegistrationHost {
       valid = false;
     }
     if (!valid) {
-      throw clientError(
-        'MCP_CLIENT_INVALID_WEBHOOK_CONFIG',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INVALID_WEBHOOK_CONFIG,
         "MCPClient option 'webhook.url' must be an absolute URL",
         {
           field: 'webhook.url',
@@ -49,16 +50,16 @@ export class WebhookHub implements RegistrationHost {
       );
     }
     if (options.secret !== undefined && !decodeWebhookSecret(options.secret)) {
-      throw clientError(
-        'MCP_CLIENT_INVALID_WEBHOOK_CONFIG',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INVALID_WEBHOOK_CONFIG,
         "MCPClient option 'webhook.secret' must be whsec_ followed by base64 of 24 to 64 bytes",
         { field: 'webhook.secret' },
       );
     }
     const max = options.maxRememberedDeliveries;
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) {
-      throw clientError(
-        'MCP_CLIENT_INVALID_WEBHOOK_CONFIG',
+      throw mcpError(
+        MCPErrorCode.CLIENT_INVALID_WEBHOOK_CONFIG,
         "MCPClient option 'webhook.maxRememberedDeliveries' must be a positive integer",
         { field: 'webhook.maxRememberedDeliveries' },
       );

@@ -12,6 +12,7 @@
  * sent the same occurrences again, on purpose, from an older cursor).
  */
 import { createHash } from 'node:crypto';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import {
   cursorOf,
   type DeliveryStatus,
@@ -28,7 +29,6 @@ import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { Backoff } from './backoff.js';
 import { CursorOrder, type DeliveryIds, type DeliveryVerdict } from './dedup.js';
-import { eventsError, SUBSCRIPTION_TERMINATED, WEBHOOK_DELIVERY_FAILING } from './errors.js';
 import { applyStep, type SourceContext, stepAfter } from './source-context.js';
 import type { DeliverySource, EventSubscription } from './subscription.js';
 import { eventsRequest } from './support.js';
@@ -170,8 +170,8 @@ export class WebhookRegistration {
     void this.retire(false);
     for (const member of members) {
       member.fail(
-        eventsError(
-          SUBSCRIPTION_TERMINATED,
+        mcpError(
+          MCPErrorCode.EVENTS_SUBSCRIPTION_TERMINATED,
           `MCP server '${this.connection.name}' terminated the webhook subscription to event '${this.event}': ${error.message}`,
           { server: this.connection.name, event: this.event, mode: 'webhook', code: error.code },
         ),
@@ -245,8 +245,8 @@ export class WebhookRegistration {
     if (status && (status.lastError !== null || !status.active)) {
       for (const member of this.members) {
         member.report(
-          eventsError(
-            WEBHOOK_DELIVERY_FAILING,
+          mcpError(
+            MCPErrorCode.EVENTS_WEBHOOK_DELIVERY_FAILING,
             `MCP server '${this.connection.name}': event '${this.event}': webhook delivery is failing (${status.lastError ?? 'suspended'})`,
             {
               server: this.connection.name,

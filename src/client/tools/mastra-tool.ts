@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTool, type ToolExecutionContext } from '@mastra/core/tools';
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import {
   addSpanLink,
   formatTraceparent,
@@ -15,7 +16,7 @@ import {
   repliedSpan,
 } from '../../shared/trace-context.js';
 import type { ServerConnection } from '../connection.js';
-import { clientError, messageOf } from '../errors.js';
+import { messageOf } from '../errors.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
 import { uncheckedPatterns } from './safe-pattern.js';
@@ -139,9 +140,9 @@ export function mastraTool(
           server.onToolError,
         );
       } catch (error) {
-        if ((error as { id?: string }).id === 'MCP_CLIENT_TOOL_ERROR') throw error;
-        throw clientError(
-          'MCP_CLIENT_TOOL_CALL_FAILED',
+        if ((error as { id?: string }).id === MCPErrorCode.CLIENT_TOOL_ERROR) throw error;
+        throw mcpError(
+          MCPErrorCode.CLIENT_TOOL_CALL_FAILED,
           `MCP tool '${definition.name}' on server '${serverName}' failed: ${messageOf(error)}`,
           { server: serverName, tool: definition.name },
           error,

@@ -5,7 +5,7 @@
  * results throw a MastraError or, with `onToolError: 'return'`, resolve as the full result.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { clientError } from '../errors.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 
 function errorText(result: CallToolResult): string {
   const text = result.content
@@ -22,8 +22,8 @@ export function shapeToolResult(
 ): unknown {
   if (result.isError) {
     if (onToolError === 'return') return result;
-    throw clientError(
-      'MCP_CLIENT_TOOL_ERROR',
+    throw mcpError(
+      MCPErrorCode.CLIENT_TOOL_ERROR,
       `MCP tool '${where.tool}' on server '${where.server}' failed: ${errorText(result)}`,
       {
         server: where.server,

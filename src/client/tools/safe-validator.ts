@@ -17,6 +17,7 @@ import { AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/client
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { safeRegExp } from './safe-pattern.js';
 
 const MAX_COMPILATIONS = 500;
@@ -38,8 +39,10 @@ function dialectOf(schema: JsonSchemaType): Dialect {
   const uri = declared.replace(/#$/, '').replace(/^http:/, 'https:');
   for (const [dialect, known] of Object.entries(DIALECTS)) if (uri === known) return dialect as Dialect;
   if (uri === DRAFT_06) return 'draft-07';
-  throw new Error(
+  throw mcpError(
+    MCPErrorCode.CLIENT_UNSUPPORTED_SCHEMA_DIALECT,
     `the schema declares an unsupported dialect ('$schema': '${declared.slice(0, 200)}'); JSON Schema 2020-12, 2019-09, draft-07 and draft-06 are supported`,
+    { dialect: declared.slice(0, 200) },
   );
 }
 

@@ -24,6 +24,7 @@
  */
 import { MastraError } from '@mastra/core/error';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { MCPErrorCategories, MCPErrorCode } from '../../errors.js';
 import { findCause } from '../errors.js';
 
 const MAX_REDIRECTS = 5;
@@ -39,7 +40,10 @@ const BODY_HEADERS = [
   'content-location',
 ];
 
-/** A request (or a followed response) refused because its host is not in the server's `allowedHosts`. */
+/**
+ * A request (or a followed response) refused because its host is not in the server's `allowedHosts`.
+ * A class rather than an `mcpError()` so `hostNotAllowed()` finds it in a cause chain by type.
+ */
 export class HostNotAllowedError extends MastraError {
   constructor(
     readonly serverName: string,
@@ -47,9 +51,9 @@ export class HostNotAllowedError extends MastraError {
     stage: 'request' | 'response',
   ) {
     super({
-      id: 'MCP_CLIENT_HOST_NOT_ALLOWED',
+      id: MCPErrorCode.CLIENT_HOST_NOT_ALLOWED,
       domain: 'MCP',
-      category: 'USER',
+      category: MCPErrorCategories[MCPErrorCode.CLIENT_HOST_NOT_ALLOWED],
       text:
         stage === 'request'
           ? `MCP server '${serverName}': host '${host}' is not in allowedHosts; the request was not sent`

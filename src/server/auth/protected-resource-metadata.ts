@@ -10,6 +10,7 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 
 export const WELL_KNOWN_PRM_PATH = '/.well-known/oauth-protected-resource';
 
@@ -29,21 +30,30 @@ export interface ProtectedResource {
   paths: Set<string>;
 }
 
+const invalidConfig = (text: string, field: string) =>
+  mcpError(MCPErrorCode.SERVER_INVALID_OAUTH_CONFIG, text, { field });
+
+/** The option a URL came from: the resource itself, or one of the authorization servers. */
+const optionOf = (what: string) => (what === 'resource' ? 'resource' : 'authorizationServers');
+
 function absoluteUrl(value: string, what: string): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`OAuth ${what} must be an absolute URL, got '${value}'`);
+    throw invalidConfig(`OAuth ${what} must be an absolute URL, got '${value}'`, optionOf(what));
   }
-  if (url.hash) throw new Error(`OAuth ${what} must not have a fragment: '${value}'`);
+  if (url.hash) throw invalidConfig(`OAuth ${what} must not have a fragment: '${value}'`, optionOf(what));
   return url;
 }
 
 export function protectedResource(options: ProtectedResourceMetadataOptions): ProtectedResource {
   const resource = absoluteUrl(options.resource, 'resource');
   if (options.authorizationServers.length === 0) {
-    throw new Error('OAuth authorizationServers must name at least one authorization server');
+    throw invalidConfig(
+      'OAuth authorizationServers must name at least one authorization server',
+      'authorizationServers',
+    );
   }
   for (const server of options.authorizationServers) absoluteUrl(server, 'authorization server');
   const document = OAuthProtectedResourceMetadataSchema.parse({

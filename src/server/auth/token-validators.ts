@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 
 /** What a validator decides about one bearer token. */
 export interface TokenValidationResult {
@@ -116,14 +117,18 @@ export function createIntrospectionValidator(
     });
     if (!response.ok) {
       await response.body?.cancel();
-      throw new Error(
+      throw mcpError(
+        MCPErrorCode.SERVER_TOKEN_INTROSPECTION_FAILED,
         `Token introspection at ${endpoint.origin}${endpoint.pathname} failed: HTTP ${response.status}`,
+        { url: `${endpoint.origin}${endpoint.pathname}`, httpStatus: response.status },
       );
     }
     const parsed = introspectionResponse.safeParse(await response.json().catch(() => undefined));
     if (!parsed.success) {
-      throw new Error(
+      throw mcpError(
+        MCPErrorCode.SERVER_TOKEN_INTROSPECTION_FAILED,
         `Token introspection at ${endpoint.origin}${endpoint.pathname} answered with no RFC 7662 response`,
+        { url: `${endpoint.origin}${endpoint.pathname}` },
       );
     }
     const claims = parsed.data;

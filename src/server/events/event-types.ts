@@ -6,6 +6,7 @@
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { EventDeliveryMode, EventDescriptor } from '../../shared/events-wire.js';
 import { EMPTY_OBJECT_SCHEMA, type NormalizedSchema, normalizeSchema } from '../tool-schema.js';
 import type {
@@ -45,11 +46,15 @@ export class EventTypes implements WebhookEventTypes {
   constructor(private readonly options: EventTypesOptions) {}
 
   define(name: string, config: MCPEventTypeConfig): void {
-    if (!name) throw new TypeError('an event type needs a name');
+    if (!name) throw mcpError(MCPErrorCode.SERVER_INVALID_EVENT_TYPE, 'an event type needs a name');
     const delivery = [...new Set(config.delivery ?? ALL_MODES)].filter(
       (mode) => mode !== 'webhook' || this.options.webhook,
     );
-    if (delivery.length === 0) throw new TypeError(`event type '${name}' offers no delivery mode`);
+    if (delivery.length === 0) {
+      throw mcpError(MCPErrorCode.SERVER_INVALID_EVENT_TYPE, `event type '${name}' offers no delivery mode`, {
+        event: name,
+      });
+    }
     const input = config.inputSchema === undefined ? undefined : normalizeSchema(config.inputSchema);
     const payload = config.payloadSchema === undefined ? undefined : normalizeSchema(config.payloadSchema);
     const descriptor: EventDescriptor = {

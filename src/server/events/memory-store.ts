@@ -27,6 +27,10 @@ interface TypeLog {
   droppedThrough: number;
 }
 
+/**
+ * MCPServer's default `MCPEventStore` (`events.store`): the occurrences of MCP Events, in this
+ * process. `RedisMCPEventStore` (`mastra-mcp/redis`) is the one several instances share.
+ */
 export class InMemoryMCPEventStore implements MCPEventStore {
   readonly epoch = randomUUID();
   private seq = 0;

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo, Server, ServerContext } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
@@ -192,7 +193,13 @@ export class EventsService {
   }
 
   private define(name: string, type: MCPEventTypeConfig): void {
-    if (!this.enabled) throw new Error('events: configure `events` on the MCPServer to define event types');
+    if (!this.enabled) {
+      throw mcpError(
+        MCPErrorCode.SERVER_EVENTS_NOT_CONFIGURED,
+        'events: configure `events` on the MCPServer to define event types',
+        { event: name },
+      );
+    }
     this.types.define(name, type);
   }
 
@@ -210,18 +217,32 @@ export class EventsService {
     data: Record<string, unknown>,
     options: MCPEmitOptions = {},
   ): Promise<MCPEmittedEvent> {
-    if (this.closed) throw new Error(`events: cannot emit '${name}' after close()`);
+    if (this.closed)
+      throw mcpError(MCPErrorCode.SERVER_EVENTS_CLOSED, `events: cannot emit '${name}' after close()`, {
+        event: name,
+      });
     const type = this.types.get(name);
-    if (!type) throw new Error(`events: unknown event type '${name}'`);
+    if (!type)
+      throw mcpError(MCPErrorCode.SERVER_UNKNOWN_EVENT_TYPE, `events: unknown event type '${name}'`, {
+        event: name,
+      });
     let payload: unknown = data;
     if (type.payload) {
       const outcome = await type.payload.validate(data);
       if ('issues' in outcome)
-        throw new TypeError(`Invalid data for event '${name}': ${outcome.issues.join('; ')}`);
+        throw mcpError(
+          MCPErrorCode.SERVER_INVALID_EVENT_DATA,
+          `Invalid data for event '${name}': ${outcome.issues.join('; ')}`,
+          { event: name },
+        );
       payload = outcome.value;
     }
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-      throw new TypeError(`Invalid data for event '${name}': an occurrence's data is a JSON object`);
+      throw mcpError(
+        MCPErrorCode.SERVER_INVALID_EVENT_DATA,
+        `Invalid data for event '${name}': an occurrence's data is a JSON object`,
+        { event: name },
+      );
     }
     const timestamp = options.timestamp ?? new Date();
     const occurrence = {

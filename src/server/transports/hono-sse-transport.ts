@@ -1,8 +1,8 @@
 /**
- * The legacy HTTP+SSE transport over a Hono `streamSSE` stream (exported as `SSETransport`): it
- * writes the endpoint event and messages, bounded by a StreamGuard, and receives the POSTed
- * messages its endpoint (hono-sse.ts) hands it. Hono is only a type here, so the package entry
- * can export this class without loading Hono.
+ * The legacy HTTP+SSE transport over a Hono `streamSSE` stream: it writes the endpoint event and
+ * messages, bounded by a StreamGuard, and receives the POSTed messages its endpoint (hono-sse.ts)
+ * hands it. The package exports it as a type only (what `getSseHonoTransport()` returns): only
+ * hono-sse.ts constructs one. Hono is only a type here.
  */
 import { randomUUID } from 'node:crypto';
 import {

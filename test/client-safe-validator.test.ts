@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MATCH_WORK, MAX_PATTERN_SIZE, safePattern, uncheckedPatterns } from './safe-pattern.js';
-import { SafeJsonSchemaValidator } from './safe-validator.js';
+import {
+  MAX_MATCH_WORK,
+  MAX_PATTERN_SIZE,
+  safePattern,
+  uncheckedPatterns,
+} from '../src/client/tools/safe-pattern.js';
+import { SafeJsonSchemaValidator } from '../src/client/tools/safe-validator.js';
+import { MCPErrorCode } from '../src/index.js';
 
 /** Patterns of the kinds tool schemas use, all within what RE2 expresses. */
 const PATTERNS = [
@@ -163,7 +169,10 @@ describe('SafeJsonSchemaValidator', () => {
 
   it('refuses an unknown dialect, naming it', () => {
     expect(() => new SafeJsonSchemaValidator().getValidator({ $schema: 'https://example.com/mine' })).toThrow(
-      /unsupported dialect .*https:\/\/example\.com\/mine/,
+      expect.objectContaining({
+        id: MCPErrorCode.CLIENT_UNSUPPORTED_SCHEMA_DIALECT,
+        message: expect.stringMatching(/unsupported dialect .*https:\/\/example\.com\/mine/),
+      }),
     );
   });
 

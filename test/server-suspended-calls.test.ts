@@ -1,8 +1,8 @@
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LIMITS } from './limits.js';
-import { SuspendedCalls } from './suspended-calls.js';
-import type { ElicitationRequest } from './types.js';
+import { DEFAULT_LIMITS } from '../src/server/limits.js';
+import { SuspendedCalls } from '../src/server/suspended-calls.js';
+import type { ElicitationRequest } from '../src/server/types.js';
 
 /** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
 async function round(

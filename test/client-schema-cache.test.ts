@@ -1,7 +1,7 @@
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { describe, expect, it } from 'vitest';
-import { inputSchemaFor } from './schema-cache.js';
+import { inputSchemaFor } from '../src/client/tools/schema-cache.js';
 
 /** A real validator that counts its compilations. */
 function counting(inner: jsonSchemaValidator = new CfWorkerJsonSchemaValidator()) {

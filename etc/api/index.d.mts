@@ -1,0 +1,1416 @@
+// The public API of this entry as its built declarations declare it: scripts/api-report.ts
+// wrote this file (npm run api:update); review every change to it.
+export {
+  type AppResource,
+  type AppResources,
+  DEFAULT_LIMITS,
+  type ElicitResult,
+  type ElicitationHandler,
+  type ElicitationRequest,
+  type FanOutErrors,
+  type HttpServerDefinition,
+  InMemoryMCPEventCursorStore,
+  InMemoryMCPEventStore,
+  type InMemoryMCPEventStoreOptions,
+  InMemoryOAuthStorage,
+  type IntrospectionValidatorOptions,
+  type LogHandler,
+  type LogMessage,
+  type LoggingLevel,
+  MCPClient,
+  type MCPClientCapabilities,
+  type MCPClientElicitation,
+  type MCPClientEvents,
+  type MCPClientOptions,
+  type MCPClientProgress,
+  type MCPClientPrompts,
+  type MCPClientResources,
+  MCPClientServerProxy,
+  type MCPClientTools,
+  type MCPClientWebhookOptions,
+  type MCPElicitationRequest,
+  type MCPEmitOptions,
+  type MCPEmittedEvent,
+  MCPErrorCategories,
+  type MCPErrorCategory,
+  MCPErrorCode,
+  type MCPErrorDetail,
+  type MCPEventAuthorizationRequest,
+  type EventCursor as MCPEventCursor,
+  type MCPEventCursorStore,
+  type EventDeliveryMode as MCPEventDeliveryMode,
+  type MCPEventDeliveryStatus,
+  type MCPEventDescriptor,
+  type MCPEventErrorHandler,
+  type MCPEventOccurrence,
+  type MCPEventRetryOptions,
+  type MCPEventSourceInit,
+  type MCPEventStore,
+  type MCPEventStoreFilter,
+  type MCPEventStoreReadResult,
+  type MCPEventSubscribeOptions,
+  type MCPEventSubscription,
+  type MCPEventTypeConfig,
+  type MCPEventTypes,
+  type MCPEventsErrorInfo,
+  MCPEventsSignalProvider,
+  type MCPEventsSignalProviderOptions,
+  type MCPEventsSubscriptionInput,
+  type MCPEventsThread,
+  type MCPGetPromptResult,
+  type MCPInputRequest,
+  type MCPInputRequestHandler,
+  MCPOAuthClientProvider,
+  type MCPOAuthClientProviderOptions,
+  type MCPProgressUpdate,
+  type MCPPrompt,
+  type MCPPromptsWithErrors,
+  type MCPReadResourceResult,
+  type MCPReceivedEvent,
+  type MCPRequestExtra,
+  type MCPResourceContents,
+  type MCPResourceTemplatesWithErrors,
+  type MCPResourcesWithErrors,
+  MCPServer,
+  type MCPServerBusEvent,
+  type MCPServerCompletion,
+  type MCPServerCompletionRequest,
+  type MCPServerConfig,
+  type MCPServerEventBus,
+  type MCPServerEventBusListener,
+  type MCPServerEventBusMember,
+  type MCPServerEvents,
+  type MCPServerEventsConfig,
+  type MCPServerHonoSSEStartOptions,
+  type MCPServerImplementation,
+  type MCPServerLimits,
+  type MCPServerPrompts,
+  type MCPServerRequestStateOptions,
+  type MCPServerResourceContent,
+  type MCPServerResources,
+  type MCPServerTypes,
+  type MCPServerWebhookOptions,
+  type MCPServerWebhookRetryOptions,
+  type MCPStoredEvent,
+  type MCPTool,
+  type MCPToolContext,
+  type MCPToolDefinition,
+  type MCPToolDefinitionsWithErrors,
+  type MCPToolExecuteResult,
+  type MCPToolMap,
+  type MCPToolsWithErrors,
+  type MCPToolsetMap,
+  type MCPToolsetsWithErrors,
+  type MCPTraceContext,
+  type MCPTypedTool,
+  type MCPUiResourceCsp,
+  type MCPUiResourcePermissions,
+  type WebhookErrorCategory as MCPWebhookErrorCategory,
+  type MCPWebhookQueue,
+  MCP_APPS_EXTENSION_ID,
+  MCP_APP_MIME_TYPE,
+  MCP_INSTANCE_ID_HEADER,
+  type MastraFetchLike,
+  type MastraMCPServerDefinition,
+  type McpUiResourceMeta,
+  type OAuthCallbackResult,
+  type OAuthCallbackServer,
+  type OAuthCallbackServerOptions,
+  type OAuthMiddleware,
+  type OAuthMiddlewareOptions,
+  type OAuthProtectionOptions,
+  type OAuthStorage,
+  type Prompt,
+  type PromptMessage,
+  type RequestStateKey,
+  type RequireToolApprovalContext,
+  type Resource,
+  type ResourceTemplate,
+  type SSETransport,
+  type ServerAuthState,
+  type SimpleTokenProviderOptions,
+  type StdioServerDefinition,
+  type StreamableHTTPServerTransportOptions,
+  type TokenValidationResult,
+  type TokenValidator,
+  type ToolInfo,
+  WRONG_INSTANCE_REASON,
+  type WebhookDelivery,
+  type WebhookDeliveryContext,
+  type WebhookDeliveryOptions,
+  type WebhookEventLog,
+  type WebhookEventType,
+  type WebhookEventTypes,
+  type WebhookMessage,
+  type WebhookOutcome,
+  type WebhookPoster,
+  type WebhookRecord,
+  type WebhookRefresh,
+  type WebhookRegistry,
+  type WebhookReport,
+  type WebhookSubscription,
+  type WithErrorsOptions,
+  createIntrospectionValidator,
+  createOAuthCallbackServer,
+  createOAuthMiddleware,
+  createSimpleTokenProvider,
+  createStaticTokenValidator,
+  getCallbackUrlCandidates,
+  requestStateInstance,
+  requestUrl,
+};
+interface AppResource {
+    name: string;
+    description?: string;
+    html?: string;
+    htmlPath?: string;
+    meta?: McpUiResourceMeta;
+}
+type AppResources = Record<string, AppResource>;
+type AuthenticatedRequest = IncomingMessage & {
+    auth?: AuthInfo;
+    body?: unknown;
+};
+interface BaseServerOptions {
+    logger?: LogHandler;
+    timeout?: number;
+    protocolVersion?: '2026-07-28' | 'legacy';
+    clientInfo?: {
+        name?: string;
+        version?: string;
+    };
+    capabilities?: MCPClientCapabilities;
+    inputRequests?: MCPInputRequestHandler;
+    enableServerLogs?: boolean;
+    serverLogLevel?: LoggingLevel;
+    enableProgressTracking?: boolean;
+    traceContext?: () => MCPTraceContext | undefined;
+    forwardInstructions?: boolean;
+    instructionsMaxLength?: number;
+    requireToolApproval?: boolean | ((params: RequireToolApprovalContext) => boolean | Promise<boolean>);
+    onToolError?: 'throw' | 'return';
+    jsonSchemaValidator?: jsonSchemaValidator;
+}
+declare const DEFAULT_LIMITS: ResolvedLimits;
+type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
+declare const DeliveryStatusSchema: z.ZodObject<{
+    active: z.ZodBoolean;
+    lastDeliveryAt: z.ZodNullable<z.ZodString>;
+    lastError: z.ZodNullable<z.ZodEnum<{
+        connection_refused: "connection_refused";
+        timeout: "timeout";
+        tls_error: "tls_error";
+        http_4xx: "http_4xx";
+        http_5xx: "http_5xx";
+        challenge_failed: "challenge_failed";
+    }>>;
+    failedSince: z.ZodOptional<z.ZodNullable<z.ZodString>>;
+    throttled: z.ZodOptional<z.ZodBoolean>;
+    retryAfterMs: z.ZodOptional<z.ZodNumber>;
+}, z.core.$loose>;
+declare const ERRORS: {
+    readonly CLIENT_INVALID_SERVER_CONFIG: "USER";
+    readonly CLIENT_INVALID_TYPEGEN_CONFIG: "USER";
+    readonly CLIENT_INVALID_WEBHOOK_CONFIG: "USER";
+    readonly CLIENT_MULTIPLE_INITIALIZATIONS: "USER";
+    readonly CLIENT_UNKNOWN_SERVER: "USER";
+    readonly CLIENT_HOST_NOT_ALLOWED: "USER";
+    readonly CLIENT_DISCONNECTED: "USER";
+    readonly CLIENT_INPUT_REQUEST_DECLINED: "USER";
+    readonly CLIENT_INPUT_REQUEST_UNSUPPORTED: "USER";
+    readonly CLIENT_PROXY_TOOL_NOT_FOUND: "USER";
+    readonly CLIENT_PROXY_INVALID_TOOL_INPUT: "USER";
+    readonly CLIENT_CONNECT_FAILED: "THIRD_PARTY";
+    readonly CLIENT_INVALID_TOOL_DEFINITION: "THIRD_PARTY";
+    readonly CLIENT_UNSUPPORTED_SCHEMA_DIALECT: "THIRD_PARTY";
+    readonly CLIENT_TOOL_CALL_FAILED: "THIRD_PARTY";
+    readonly CLIENT_TOOL_ERROR: "THIRD_PARTY";
+    readonly CLIENT_READ_RESOURCE_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SUBSCRIBE_RESOURCE_FAILED: "THIRD_PARTY";
+    readonly CLIENT_LIST_RESOURCES_FAILED: "THIRD_PARTY";
+    readonly CLIENT_GET_PROMPT_FAILED: "THIRD_PARTY";
+    readonly CLIENT_LIST_PROMPTS_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SERVER_PROXY_FAILED: "THIRD_PARTY";
+    readonly CLIENT_LIST_EVENTS_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SUBSCRIBE_EVENT_FAILED: "THIRD_PARTY";
+    readonly CLIENT_AUTH_REQUIRED: "THIRD_PARTY";
+    readonly CLIENT_AUTH_FAILED: "THIRD_PARTY";
+    readonly CLIENT_AUTH_NOT_SUPPORTED: "USER";
+    readonly CLIENT_AUTH_INVALID_TIMEOUT: "USER";
+    readonly CLIENT_AUTH_CANCELLED: "USER";
+    readonly CLIENT_AUTH_TIMEOUT: "USER";
+    readonly CLIENT_OAUTH_INVALID_CONFIG: "USER";
+    readonly CLIENT_OAUTH_INVALID_REDIRECT_URL: "USER";
+    readonly CLIENT_OAUTH_NO_CLIENT_IDENTITY: "USER";
+    readonly CLIENT_OAUTH_NO_REDIRECT_HANDLER: "USER";
+    readonly CLIENT_OAUTH_NO_CODE_VERIFIER: "USER";
+    readonly CLIENT_OAUTH_PROVIDER_BUSY: "USER";
+    readonly CLIENT_OAUTH_INVALID_STATE: "THIRD_PARTY";
+    readonly CLIENT_OAUTH_AUTHORIZATION_FAILED: "THIRD_PARTY";
+    readonly CLIENT_OAUTH_CALLBACK_CLOSED: "USER";
+    readonly CLIENT_OAUTH_CALLBACK_LISTEN_FAILED: "SYSTEM";
+    readonly CLIENT_OAUTH_CALLBACK_PORT_IN_USE: "SYSTEM";
+    readonly EVENTS_NOT_SUPPORTED: "THIRD_PARTY";
+    readonly EVENTS_NO_COMPATIBLE_DELIVERY_MODE: "THIRD_PARTY";
+    readonly EVENTS_WEBHOOK_NOT_CONFIGURED: "USER";
+    readonly EVENTS_TOOL_NEEDS_MEMORY: "USER";
+    readonly EVENTS_SUBSCRIPTION_FAILED: "THIRD_PARTY";
+    readonly EVENTS_SUBSCRIPTION_TERMINATED: "THIRD_PARTY";
+    readonly EVENTS_RETRIES_EXHAUSTED: "THIRD_PARTY";
+    readonly EVENTS_BUFFER_OVERFLOW: "THIRD_PARTY";
+    readonly EVENTS_WEBHOOK_UNAVAILABLE: "THIRD_PARTY";
+    readonly EVENTS_WEBHOOK_DELIVERY_FAILING: "THIRD_PARTY";
+    readonly EVENTS_DELIVERY_INTERRUPTED: "THIRD_PARTY";
+    readonly EVENTS_SERVER_ERROR: "THIRD_PARTY";
+    readonly EVENTS_WEBHOOK_ENQUEUE_FAILED: "THIRD_PARTY";
+    readonly SERVER_INVALID_LIMITS_OPTION: "USER";
+    readonly SERVER_INVALID_REQUEST_STATE_OPTION: "USER";
+    readonly SERVER_APP_RESOURCE_INVALID: "USER";
+    readonly SERVER_NOTIFICATION_BUS_NEEDS_ID: "USER";
+    readonly SERVER_TOOL_NOT_FOUND: "USER";
+    readonly SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: "USER";
+    readonly SERVER_ALREADY_SERVING_STDIO: "USER";
+    readonly SERVER_NO_RESOURCES: "USER";
+    readonly SERVER_AGENT_DESCRIPTION_MISSING: "USER";
+    readonly SERVER_WORKFLOW_DESCRIPTION_MISSING: "USER";
+    readonly SERVER_INVALID_TOOL: "USER";
+    readonly SERVER_TOOL_NOT_EXECUTABLE: "USER";
+    readonly SERVER_TOOL_OUTPUT_INVALID: "USER";
+    readonly SERVER_WORKFLOW_FAILED: "USER";
+    readonly SERVER_INVALID_OAUTH_CONFIG: "USER";
+    readonly SERVER_TOKEN_INTROSPECTION_FAILED: "THIRD_PARTY";
+    readonly SERVER_EVENTS_NOT_CONFIGURED: "USER";
+    readonly SERVER_INVALID_EVENT_TYPE: "USER";
+    readonly SERVER_INVALID_EVENT_DATA: "USER";
+    readonly SERVER_EVENTS_CLOSED: "USER";
+    readonly SERVER_UNKNOWN_EVENT_TYPE: "USER";
+    readonly REDIS_INVALID_OPTION: "USER";
+    readonly REDIS_UNAVAILABLE: "THIRD_PARTY";
+    readonly REDIS_COMMAND_FAILED: "THIRD_PARTY";
+};
+type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
+interface ElicitationRequest {
+    message: string;
+    requestedSchema: ElicitRequestFormParams['requestedSchema'];
+}
+type ErrorKey = keyof typeof ERRORS;
+type EventCursor = string | null;
+type EventDeliveryMode = z.infer<typeof EventDeliveryModeSchema>;
+declare const EventDeliveryModeSchema: z.ZodEnum<{
+    poll: "poll";
+    push: "push";
+    webhook: "webhook";
+}>;
+interface EventSelection {
+    server: string;
+    event: string;
+    args?: Record<string, unknown> | undefined;
+}
+interface EventThread {
+    resourceId: string;
+    threadId: string;
+}
+interface FanOutErrors {
+    errors: Record<string, string>;
+    errorDetails: Record<string, MCPErrorDetail>;
+    durations?: Record<string, number>;
+}
+interface HostGuardOptions {
+    allowedHosts?: string[];
+    allowedOrigins?: string[];
+    enableDnsRebindingProtection?: boolean;
+}
+interface HttpServerDefinition extends BaseServerOptions {
+    url: URL;
+    requestInit?: RequestInit;
+    eventSourceInit?: MCPEventSourceInit;
+    fetch?: MastraFetchLike;
+    allowedHosts?: string[];
+    authProvider?: OAuthClientProvider;
+    command?: never;
+}
+declare const INTERACTIVE: unique symbol;
+declare class InMemoryMCPEventCursorStore implements MCPEventCursorStore {
+    private readonly cursors;
+    get(key: string): Promise<string | null>;
+    set(key: string, cursor: string): Promise<void>;
+    delete(key: string): Promise<void>;
+}
+declare class InMemoryMCPEventStore implements MCPEventStore {
+    readonly epoch: `${string}-${string}-${string}-${string}-${string}`;
+    private seq;
+    private readonly logs;
+    private readonly listeners;
+    private readonly maxEvents;
+    private readonly maxAgeMs;
+    constructor(options?: InMemoryMCPEventStoreOptions);
+    append(occurrence: MCPEventOccurrence): Promise<MCPStoredEvent>;
+    readAfter(after: string, filter: MCPEventStoreFilter, limit: number): Promise<MCPEventStoreReadResult>;
+    head(): Promise<string>;
+    watch(listener: (name: string) => void): () => void;
+    private log;
+    private prune;
+    private parse;
+}
+interface InMemoryMCPEventStoreOptions {
+    maxEvents?: number;
+    maxAgeMs?: number;
+}
+declare class InMemoryOAuthStorage implements OAuthStorage {
+    private readonly entries;
+    constructor(initial?: Record<string, string>);
+    get(key: string): Promise<string | undefined>;
+    set(key: string, value: string): Promise<void>;
+    delete(key: string): Promise<void>;
+}
+interface InteractiveControl {
+    readonly redirectUrl: string;
+    pendingAuthorization(): PendingAuthorization | undefined;
+    begin(flow: {
+        redirectUrl: string;
+        state: string;
+        redirected: boolean;
+    }): void;
+    redirected(): boolean;
+    end(): void;
+    forgetAuthorization(): Promise<void>;
+}
+interface IntrospectionValidatorOptions {
+    clientId: string;
+    clientSecret: string;
+    timeoutMs?: number;
+}
+type IsUntyped<TServers> = [
+    TServers
+] extends [
+    never
+] ? true : false;
+type LogHandler = (logMessage: LogMessage) => void;
+interface LogMessage {
+    level: LoggingLevel;
+    message: string;
+    timestamp: Date;
+    serverName: string;
+    details?: Record<string, unknown>;
+}
+declare class MCPClient<TServers = never> {
+    readonly options: MCPClientOptions<TServers>;
+    readonly typegen: Readonly<{
+        outFile: string;
+    }> | undefined;
+    private readonly connections;
+    private readonly authenticators;
+    private hooked;
+    logger: IMastraLogger;
+    readonly resources: MCPClientResources;
+    readonly prompts: MCPClientPrompts;
+    readonly tools: MCPClientTools;
+    readonly progress: MCPClientProgress;
+    readonly elicitation: MCPClientElicitation;
+    readonly events: MCPClientEvents;
+    constructor(options: MCPClientOptions<NoInfer<TServers>>);
+    get [MCP_CLIENT_BRAND](): true;
+    [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, ToolSchemaOverBudget>>;
+    get id(): string | undefined;
+    private log;
+    private installHooks;
+    private connection;
+    private definitionsOf;
+    private toolsetFrom;
+    private buildTool;
+    private toolsetOf;
+    listToolDefinitions(): Promise<Record<string, Record<string, MCPToolDefinition>>>;
+    listToolDefinitionsWithErrors(options?: WithErrorsOptions): Promise<MCPToolDefinitionsWithErrors>;
+    toolFromDefinition({ serverName, definition }: {
+        serverName: string;
+        definition: MCPToolDefinition;
+    }): Promise<MCPTool>;
+    toolsFromDefinitions({ definitions }: {
+        definitions: Record<string, Record<string, MCPToolDefinition>>;
+    }): Promise<MCPToolMap<TServers>>;
+    listTools(): Promise<MCPToolMap<TServers>>;
+    listToolsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsWithErrors<TServers>>;
+    private addNamespaced;
+    listToolsets(): Promise<MCPToolsetMap<TServers>>;
+    listToolsetsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsetsWithErrors<TServers>>;
+    private discoverToolsets;
+    private readonly where;
+    getServerInstructions(): Record<string, string | undefined>;
+    getServerInfo(): Record<string, MCPServerImplementation | undefined>;
+    toMCPServerProxies(): Promise<Record<string, MCPClientServerProxy>>;
+    authenticate(serverName: string, options?: {
+        timeoutMs?: number;
+    }): Promise<void>;
+    getServerAuthState(serverName: string): ServerAuthState | undefined;
+    cancelAuthentication(serverName: string): Promise<boolean>;
+    reconnectServer(serverName: string): Promise<void>;
+    disconnect(): Promise<void>;
+}
+interface MCPClientCapabilities {
+    elicitation?: {
+        form?: Record<string, unknown>;
+        url?: Record<string, unknown>;
+    };
+    extensions?: Record<string, unknown>;
+}
+interface MCPClientElicitation {
+    onRequest(serverName: string, handler: ElicitationHandler): Promise<void>;
+}
+interface MCPClientEvents {
+    list(serverName: string): Promise<MCPEventDescriptor[]>;
+    subscribe(serverName: string, eventName: string, args?: Record<string, unknown>, options?: MCPEventSubscribeOptions): Promise<MCPEventSubscription>;
+    handleWebhook(request: Request): Promise<Response>;
+}
+interface MCPClientOptions<TServers = never> {
+    id?: string;
+    servers: MCPServerDefinitions<TServers>;
+    timeout?: number;
+    typegen?: {
+        outFile: string;
+    };
+    clientInfo?: {
+        name?: string;
+        version?: string;
+    };
+    registerProcessHooks?: boolean;
+    webhook?: MCPClientWebhookOptions;
+}
+interface MCPClientProgress {
+    onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
+}
+interface MCPClientPrompts {
+    list(): Promise<Record<string, MCPPrompt[]>>;
+    listWithErrors(options?: WithErrorsOptions): Promise<MCPPromptsWithErrors>;
+    get(request: {
+        serverName: string;
+        name: string;
+        args?: Record<string, unknown>;
+        version?: string;
+    }): Promise<MCPGetPromptResult>;
+    onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+interface MCPClientResources {
+    list(): Promise<Record<string, Resource[]>>;
+    listWithErrors(options?: WithErrorsOptions): Promise<MCPResourcesWithErrors>;
+    templates(): Promise<Record<string, ResourceTemplateType[]>>;
+    templatesWithErrors(options?: WithErrorsOptions): Promise<MCPResourceTemplatesWithErrors>;
+    read(serverName: string, uri: string): Promise<MCPReadResourceResult>;
+    subscribe(serverName: string, uri: string): Promise<void>;
+    unsubscribe(serverName: string, uri: string): Promise<void>;
+    onUpdated(serverName: string, handler: (params: {
+        uri: string;
+    }) => void): Promise<void>;
+    onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+declare class MCPClientServerProxy extends MCPServerBase {
+    readonly mcpVersion: 2;
+    private readonly source;
+    private readonly capabilities;
+    private readonly access;
+    private definitions;
+    private toolset;
+    private started;
+    private applied;
+    private gateway;
+    private constructor();
+    private get label();
+    private readonly onToolsChanged;
+    private refresh;
+    convertTools(): Record<string, InternalCoreTool>;
+    getServerInfo(): ServerInfo;
+    getServerDetail(): ServerDetailInfo;
+    getToolListInfo(): Promise<{
+        tools: ToolInfo[];
+    }>;
+    getToolInfo(toolId: string): Promise<ToolInfo | undefined>;
+    executeTool(toolId: string, args: unknown, executionContext?: {
+        messages?: unknown[];
+        toolCallId?: string;
+        requestContext?: RequestContext;
+    }): Promise<MCPToolExecutionResultV2>;
+    private listed;
+    listResources(): Promise<{
+        resources: {
+            uri: string;
+            name: string;
+            description?: string | undefined;
+            mimeType?: string | undefined;
+            size?: number | undefined;
+            annotations?: {
+                audience?: ("user" | "assistant")[] | undefined;
+                priority?: number | undefined;
+                lastModified?: string | undefined;
+            } | undefined;
+            _meta?: {
+                [x: string]: unknown;
+            } | undefined;
+            icons?: {
+                src: string;
+                mimeType?: string | undefined;
+                sizes?: string[] | undefined;
+                theme?: "light" | "dark" | undefined;
+            }[] | undefined;
+            title?: string | undefined;
+        }[];
+    }>;
+    readResource(uri: string): Promise<MCPReadResourceResult>;
+    listPrompts(): Promise<{
+        prompts: MCPPrompt[];
+    }>;
+    getPrompt({ name, args, version }: {
+        name: string;
+        args?: Record<string, string>;
+        version?: string;
+    }): Promise<MCPGetPromptResult>;
+    private gatewayOf;
+    startHTTP(options: MCPServerHTTPOptions): Promise<void>;
+    startStdio(): Promise<void>;
+    getStdioTransport(): _$_modelcontextprotocol_server_stdio0.StdioServerTransport | undefined;
+    close(): Promise<void>;
+}
+interface MCPClientTools {
+    onListChanged(serverName: string, handler: () => void): Promise<void>;
+}
+interface MCPClientWebhookOptions {
+    url: string;
+    secret?: string;
+    ttlMs?: number | null;
+    refreshMarginMs?: number;
+    maxRememberedDeliveries?: number;
+}
+type MCPElicitationRequest = ElicitRequestFormParams & {
+    serverName: string;
+    key: string;
+    signal: AbortSignal;
+};
+interface MCPEmitOptions {
+    eventId?: string;
+    timestamp?: Date | string;
+    _meta?: Record<string, unknown>;
+}
+type MCPEmittedEvent = MCPEventOccurrence & {
+    cursor: string | null;
+};
+declare const MCPErrorCategories: Readonly<Record<MCPErrorCode, MCPErrorCategory>>;
+type MCPErrorCategory = 'USER' | 'THIRD_PARTY' | 'SYSTEM';
+declare const MCPErrorCode: {
+    readonly [K in ErrorKey]: `MCP_${K}`;
+};
+type MCPErrorCode = (typeof MCPErrorCode)[ErrorKey];
+interface MCPErrorDetail {
+    message: string;
+    httpStatus?: number;
+    code?: string | number;
+}
+interface MCPEventAuthorizationRequest<TArgs = Record<string, unknown>> {
+    name: string;
+    args: TArgs;
+    authInfo?: AuthInfo | undefined;
+    delivery: EventDeliveryMode;
+}
+interface MCPEventCursorStore {
+    get(key: string): Promise<string | null | undefined> | string | null | undefined;
+    set(key: string, cursor: string): Promise<void> | void;
+    delete(key: string): Promise<void> | void;
+}
+type MCPEventDeliveryStatus = DeliveryStatus;
+interface MCPEventDescriptor {
+    name: string;
+    description?: string;
+    delivery: EventDeliveryMode[];
+    inputSchema?: Record<string, unknown>;
+    payloadSchema?: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+}
+type MCPEventErrorHandler = (error: Error) => void;
+type MCPEventOccurrence = {
+    eventId: string;
+    name: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+};
+interface MCPEventRetryOptions {
+    initialDelayMs?: number;
+    maxDelayMs?: number;
+    factor?: number;
+    maxAttempts?: number;
+}
+type MCPEventSourceInit = NonNullable<SSEClientTransportOptions['eventSourceInit']>;
+interface MCPEventStore {
+    readonly epoch: string;
+    append(occurrence: MCPEventOccurrence): Promise<MCPStoredEvent>;
+    readAfter(after: string, filter: MCPEventStoreFilter, limit: number): Promise<MCPEventStoreReadResult>;
+    head(): Promise<string>;
+    watch?(listener: (name: string) => void): () => void;
+}
+interface MCPEventStoreFilter {
+    name: string;
+    notBefore?: number;
+    match?: (occurrence: MCPEventOccurrence) => boolean;
+}
+interface MCPEventStoreReadResult {
+    events: MCPStoredEvent[];
+    from: string;
+    position: string;
+    truncated: boolean;
+    hasMore: boolean;
+}
+interface MCPEventSubscribeOptions {
+    delivery?: EventDeliveryMode;
+    cursor?: string | null;
+    maxAgeMs?: number;
+    maxEvents?: number;
+    minPollIntervalMs?: number;
+    heartbeatTimeoutMs?: number;
+    streamOpenTimeoutMs?: number;
+    dedupWindow?: number;
+    maxBufferedEvents?: number;
+    retry?: MCPEventRetryOptions;
+    signal?: AbortSignal;
+}
+interface MCPEventSubscription extends AsyncIterable<MCPReceivedEvent> {
+    readonly cursor: string | null;
+    readonly truncated: boolean;
+    readonly mode: EventDeliveryMode;
+    readonly deliveryStatus: MCPEventDeliveryStatus | undefined;
+    onError(handler: MCPEventErrorHandler): () => void;
+    cancel(): Promise<void>;
+}
+interface MCPEventTypeConfig<TArgs = any, TData = any> {
+    description?: string;
+    inputSchema?: unknown;
+    payloadSchema?: unknown;
+    delivery?: EventDeliveryMode[];
+    replay?: boolean;
+    matches?: (args: TArgs, occurrence: MCPEventOccurrence & {
+        data: TData;
+    }) => boolean;
+    authorize?: (request: MCPEventAuthorizationRequest<TArgs>) => boolean | Promise<boolean>;
+    _meta?: Record<string, unknown>;
+}
+type MCPEventTypes = Record<string, MCPEventTypeConfig>;
+interface MCPEventsErrorInfo {
+    server: string;
+    event: string;
+    key: string;
+}
+declare class MCPEventsSignalProvider extends SignalProvider<string> {
+    readonly id: string;
+    readonly name: string;
+    private readonly options;
+    private readonly cursorStore;
+    private readonly entries;
+    private readonly closing;
+    private tools;
+    constructor(options: MCPEventsSignalProviderOptions);
+    static key({ server, event, args }: MCPEventsSubscriptionInput): string;
+    subscribeThread(thread: MCPEventsThread, selection: MCPEventsSubscriptionInput): Promise<void>;
+    unsubscribeThread(thread: MCPEventsThread, selection: MCPEventsSubscriptionInput): Promise<boolean>;
+    stop(): Promise<void>;
+    getTools(): Record<string, unknown>;
+    private identity;
+    private open;
+    private connectEntry;
+    private deliver;
+    private ended;
+    private release;
+    private halt;
+    private report;
+}
+interface MCPEventsSignalProviderOptions {
+    client: Pick<MCPClient, 'events'>;
+    id?: string;
+    name?: string;
+    cursorStore?: MCPEventCursorStore;
+    subscribeOptions?: Omit<MCPEventSubscribeOptions, 'cursor' | 'signal'>;
+    priority?: NotificationPriority;
+    coalesce?: boolean;
+    tools?: boolean | {
+        servers: string[];
+    };
+    onError?: (error: unknown, info: MCPEventsErrorInfo) => void;
+}
+type MCPEventsSubscriptionInput = EventSelection;
+type MCPEventsThread = EventThread;
+interface MCPGetPromptResult extends GetPromptResult {
+    prompt: MCPPrompt;
+}
+interface MCPInputRequest {
+    key: string;
+    params: (ElicitRequestFormParams & {
+        mode?: 'form';
+    }) | ElicitRequestURLParams;
+    signal: AbortSignal;
+}
+type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promise<ElicitResult>;
+declare class MCPOAuthClientProvider implements OAuthClientProvider {
+    private readonly options;
+    readonly clientMetadataUrl: string | undefined;
+    readonly [INTERACTIVE]: InteractiveControl;
+    private readonly queue;
+    private readonly configuredRedirectUrl;
+    private flow;
+    private pending;
+    private endedFlowState;
+    constructor(options: MCPOAuthClientProviderOptions);
+    get redirectUrl(): string;
+    get clientMetadata(): OAuthClientMetadata;
+    state(): Promise<string>;
+    clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined>;
+    tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined>;
+    saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void>;
+    redirectToAuthorization(authorizationUrl: URL): Promise<void>;
+    saveCodeVerifier(codeVerifier: string): Promise<void>;
+    codeVerifier(): Promise<string>;
+    saveDiscoveryState(state: OAuthDiscoveryState): Promise<void>;
+    discoveryState(): Promise<OAuthDiscoveryState | undefined>;
+    invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void>;
+    private interactiveControl;
+}
+interface MCPOAuthClientProviderOptions {
+    redirectUrl: string | URL;
+    clientMetadata: OAuthClientMetadata & {
+        client_id?: string;
+    };
+    clientInformation?: OAuthClientInformationMixed;
+    clientMetadataUrl?: string;
+    onRedirectToAuthorization?: (url: URL) => void | Promise<void>;
+    storage?: OAuthStorage;
+}
+interface MCPProgressUpdate {
+    progressToken: string;
+    progress: number;
+    total?: number;
+    message?: string;
+}
+type MCPPrompt = Prompt & {
+    version?: string;
+};
+interface MCPPromptsWithErrors extends FanOutErrors {
+    prompts: Record<string, MCPPrompt[]>;
+}
+interface MCPReadResourceResult extends ReadResourceResult {
+    contents: MCPResourceContents[];
+}
+interface MCPReceivedEvent {
+    eventId: string;
+    name: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+}
+interface MCPRequestExtra {
+    authInfo?: NonNullable<ServerContext['http']>['authInfo'];
+    sessionId?: string;
+    signal: AbortSignal;
+    requestId: string | number;
+    _meta?: Record<string, unknown>;
+    sendNotification: ServerContext['mcpReq']['notify'];
+    sendRequest: ServerContext['mcpReq']['send'];
+}
+type MCPResourceContents = ReadResourceResult['contents'][number] & {
+    text?: string;
+    blob?: string;
+};
+interface MCPResourceTemplatesWithErrors extends FanOutErrors {
+    templates: Record<string, ResourceTemplateType[]>;
+}
+interface MCPResourcesWithErrors extends FanOutErrors {
+    resources: Record<string, Resource[]>;
+}
+declare class MCPServer extends MCPServerBase {
+    private registry;
+    private readonly connections;
+    private readonly suspended;
+    private readonly host;
+    private readonly http;
+    private readonly sse;
+    private honoSse;
+    private readonly loadHonoSse;
+    private readonly resourceHandlers;
+    private stdio;
+    private readonly eventsService;
+    private readonly mastraTools;
+    readonly resourceOptions: MCPServerConfig['resources'];
+    readonly promptOptions: MCPServerConfig['prompts'];
+    readonly appResources: AppResources | undefined;
+    readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
+    readonly limits: Required<MCPServerLimits>;
+    readonly fga: MCPServerConfig['fga'];
+    readonly resources: {
+        notifyUpdated: ({ uri }: {
+            uri: string;
+        }) => Promise<void>;
+        notifyListChanged: () => Promise<void>;
+    };
+    readonly events: MCPServerEvents;
+    readonly prompts: {
+        notifyListChanged: () => Promise<void>;
+    };
+    readonly elicitation: {
+        sendRequest: (request: ElicitationRequest) => Promise<ElicitResult>;
+    };
+    readonly toolActions: {
+        add: (tools: ToolsInput) => Promise<void>;
+        remove: (toolIds: string[]) => Promise<void>;
+        notifyListChanged: () => Promise<void>;
+    };
+    constructor(config: MCPServerConfig);
+    __registerMastra(mastra: Mastra): void;
+    convertTools(tools: ToolsInput, agents?: MCPServerConfig['agents'], workflows?: MCPServerConfig['workflows']): Record<string, InternalCoreTool>;
+    private coreTools;
+    private createInstance;
+    startStdio(): Promise<void>;
+    startHTTP(options: MCPServerHTTPOptions): Promise<void>;
+    startSSE(options: SseOptions): Promise<void>;
+    startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined>;
+    close(): Promise<void>;
+    getStdioTransport(): StdioServerTransport | undefined;
+    getSseTransport(): _$_modelcontextprotocol_server_legacy_sse0.SSEServerTransport | undefined;
+    getSseHonoTransport(): SSETransport | undefined;
+    getStreamableHTTPTransport(): _$_modelcontextprotocol_node0.NodeStreamableHTTPServerTransport | undefined;
+    sendLoggingMessage(params: {
+        level: LoggingLevel;
+        data: unknown;
+        logger?: string;
+    }): Promise<void>;
+    getServerInfo(): ServerInfo;
+    getServerDetail(): ServerDetailInfo;
+    getToolListInfo(): {
+        tools: ToolInfo[];
+    };
+    getToolInfo(toolName: string): ToolInfo | undefined;
+    executeTool(toolId: string, args: unknown, executionContext?: {
+        messages?: unknown[];
+        toolCallId?: string;
+        requestContext?: RequestContext;
+    }): Promise<unknown>;
+    listResources(): Promise<{
+        resources: Resource[];
+    }>;
+    readResource(uri: string): Promise<ReadResourceResult>;
+}
+type MCPServerBusEvent = {
+    kind: 'tools_list_changed';
+} | {
+    kind: 'prompts_list_changed';
+} | {
+    kind: 'resources_list_changed';
+} | {
+    kind: 'resource_updated';
+    uri: string;
+} | {
+    kind: 'logging_message';
+    params: LoggingMessageNotification['params'];
+};
+type MCPServerCompletion = string[] | CompleteResult['completion'];
+interface MCPServerCompletionRequest {
+    argument: {
+        name: string;
+        value: string;
+    };
+    context?: {
+        arguments?: Record<string, string>;
+    };
+}
+interface MCPServerConfig extends MCPServerConfig {
+    resources?: MCPServerResources;
+    prompts?: MCPServerPrompts;
+    appResources?: AppResources;
+    events?: MCPServerEventsConfig;
+    notifications?: {
+        bus?: MCPServerEventBus;
+    };
+    requestState?: MCPServerRequestStateOptions;
+    limits?: MCPServerLimits;
+    redactErrors?: boolean;
+}
+type MCPServerDefinitions<TServers> = IsUntyped<TServers> extends true ? Record<string, MastraMCPServerDefinition> : {
+    [S in keyof TServers]: MastraMCPServerDefinition;
+};
+interface MCPServerEventBus {
+    join(serverId: string, listener: MCPServerEventBusListener): MCPServerEventBusMember;
+}
+interface MCPServerEventBusListener {
+    deliver(event: MCPServerBusEvent): void;
+    onError(error: Error): void;
+}
+interface MCPServerEventBusMember {
+    publish(event: MCPServerBusEvent): Promise<void>;
+    leave(): Promise<void>;
+}
+interface MCPServerEvents {
+    emit(name: string, data: Record<string, unknown>, options?: MCPEmitOptions): Promise<MCPEmittedEvent>;
+    define(name: string, config: MCPEventTypeConfig): void;
+    remove(name: string): Promise<boolean>;
+    list(): Array<{
+        name: string;
+        description?: string;
+        delivery: EventDeliveryMode[];
+    }>;
+    stats(): {
+        streams: number;
+        webhookSubscriptions: number;
+        suspendedWebhooks: number;
+        pollLeases: number;
+    };
+}
+interface MCPServerEventsConfig {
+    types: MCPEventTypes;
+    store?: MCPEventStore;
+    heartbeatIntervalMs?: number;
+    pollIntervalMs?: number;
+    maxPollEvents?: number;
+    listPageSize?: number;
+    webhook?: MCPServerWebhookOptions | false;
+    onClose?: 'terminate' | 'end';
+}
+type MCPServerHonoSSEStartOptions = (MCPServerHonoSSEOptions & HostGuardOptions) | (SseOptions & {
+    context?: undefined;
+});
+interface MCPServerImplementation extends Implementation {
+}
+interface MCPServerLimits {
+    maxBodyBytes?: number;
+    maxJsonDepth?: number;
+    bodyTimeoutMs?: number;
+    maxSessions?: number;
+    sessionIdleTimeoutMs?: number;
+    maxSseConnections?: number;
+    maxSuspendedCalls?: number;
+    maxSuspendedCallsPerPrincipal?: number;
+    suspendedCallTimeoutMs?: number;
+    maxOpenStreams?: number;
+    maxStreamBufferBytes?: number;
+    maxConcurrentRequests?: number;
+}
+type MCPServerPrompts = {
+    listPrompts: () => Promise<Prompt[]>;
+    getPromptMessages?: ({ name, version, args }: {
+        name: string;
+        version?: string;
+        args: Record<string, string>;
+    }) => Promise<{
+        prompt: Prompt;
+        messages: PromptMessage[];
+    }>;
+    completePromptArgument?: (request: MCPServerCompletionRequest & {
+        name: string;
+    }) => MCPServerCompletion | Promise<MCPServerCompletion>;
+};
+interface MCPServerRequestStateOptions {
+    key: RequestStateKey | RequestStateKey[];
+    instanceId?: string;
+}
+type MCPServerResourceContent = ({
+    text?: string;
+} | {
+    blob?: string;
+}) & {
+    mimeType?: string;
+};
+type MCPServerResources = {
+    listResources: () => Promise<Resource[]>;
+    getResourceContent: ({ uri }: {
+        uri: string;
+    }) => Promise<MCPServerResourceContent | MCPServerResourceContent[]>;
+    resourceTemplates?: () => Promise<ResourceTemplate[]>;
+    completeResourceTemplate?: (request: MCPServerCompletionRequest & {
+        uriTemplate: string;
+    }) => MCPServerCompletion | Promise<MCPServerCompletion>;
+};
+type MCPServerTypes = Record<string, {
+    tools: Record<string, {
+        input: unknown;
+        output: unknown;
+    }>;
+}>;
+interface MCPServerWebhookOptions {
+    maxSubscriptions?: number;
+    defaultTtlMs?: number;
+    minTtlMs?: number;
+    maxTtlMs?: number;
+    retry?: MCPServerWebhookRetryOptions;
+    timeoutMs?: number;
+    suspendAfter?: number;
+    secretGraceMs?: number;
+    verificationTtlMs?: number;
+    allowPrivateAddresses?: boolean;
+    fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
+    principal?: (authInfo: AuthInfo) => string | undefined;
+    queue?: MCPWebhookQueue;
+}
+interface MCPServerWebhookRetryOptions {
+    attempts?: number;
+    initialDelayMs?: number;
+    maxDelayMs?: number;
+}
+interface MCPStoredEvent {
+    position: string;
+    occurrence: MCPEventOccurrence;
+}
+type MCPTool = Tool<any, unknown>;
+interface MCPToolContext {
+    extra: MCPRequestExtra;
+    elicitation: {
+        sendRequest: (request: ElicitRequestFormParams | ElicitationRequest) => Promise<ElicitResult>;
+    };
+    log: (level: LoggingLevel, message: string, data?: Record<string, unknown>) => Promise<void>;
+    progress: (params: {
+        progress: number;
+        total?: number;
+        message?: string;
+    }) => Promise<void>;
+}
+interface MCPToolDefinition {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema: Tool['inputSchema'];
+    outputSchema?: Tool['outputSchema'];
+    annotations?: Tool['annotations'];
+    _meta?: Record<string, unknown>;
+    serverName: string;
+    serverVersion?: string;
+    serverInstructions?: string;
+}
+interface MCPToolDefinitionsWithErrors extends FanOutErrors {
+    definitions: Record<string, Record<string, MCPToolDefinition>>;
+}
+type MCPToolExecuteResult<TOutput> = TOutput | (CallToolResult & Record<string, unknown>) | ValidationError | undefined;
+type MCPToolMap<TServers> = IsUntyped<TServers> extends true ? Record<string, MCPTool> : {
+    [E in ToolEntries<TServers> as E['key']]?: TypedToolOf<E['entry']>;
+};
+interface MCPToolsWithErrors<TServers = never> extends FanOutErrors {
+    tools: MCPToolMap<TServers>;
+}
+type MCPToolsetMap<TServers> = IsUntyped<TServers> extends true ? Record<string, Record<string, MCPTool>> : {
+    [S in keyof TServers]?: {
+        [N in keyof ToolsOf<TServers[S]>]?: TypedToolOf<ToolsOf<TServers[S]>[N]>;
+    };
+};
+interface MCPToolsetsWithErrors<TServers = never> extends FanOutErrors {
+    toolsets: MCPToolsetMap<TServers>;
+}
+interface MCPTraceContext {
+    traceparent: string;
+    tracestate?: string;
+    baggage?: string;
+}
+type MCPTypedTool<TInput, TOutput> = Omit<MCPTool, 'execute'> & {
+    execute?: (input: TInput, context?: ToolExecutionContext) => Promise<MCPToolExecuteResult<TOutput>>;
+};
+interface MCPUiResourceCsp {
+    connectDomains?: string[];
+    resourceDomains?: string[];
+    frameDomains?: string[];
+    baseUriDomains?: string[];
+}
+interface MCPUiResourcePermissions {
+    camera?: Record<string, never>;
+    microphone?: Record<string, never>;
+    geolocation?: Record<string, never>;
+    clipboardWrite?: Record<string, never>;
+}
+interface MCPWebhookQueue {
+    open(context: WebhookDeliveryContext): WebhookDelivery;
+}
+declare const MCP_APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
+declare const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
+declare const MCP_CLIENT_BRAND: unique symbol;
+declare const MCP_CLIENT_SKIPPED_TOOLS: unique symbol;
+declare const MCP_INSTANCE_ID_HEADER = "Mcp-Instance-Id";
+type MastraFetchLike = (url: string | URL, init?: RequestInit, requestContext?: RequestContext<Record<string, any>> | null) => Promise<Response>;
+type MastraMCPServerDefinition = StdioServerDefinition | HttpServerDefinition;
+interface McpUiResourceMeta {
+    csp?: MCPUiResourceCsp;
+    permissions?: MCPUiResourcePermissions;
+    domain?: string;
+    prefersBorder?: boolean;
+}
+interface OAuthCallbackResult {
+    code: string;
+    iss?: string;
+}
+interface OAuthCallbackServer {
+    readonly url: URL;
+    waitForCode(): Promise<OAuthCallbackResult>;
+    close(): Promise<void>;
+}
+interface OAuthCallbackServerOptions {
+    redirectUrl: string | URL;
+    state: string;
+}
+type OAuthMiddleware = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<{
+    proceed: boolean;
+}>;
+interface OAuthMiddlewareOptions {
+    oauth: OAuthProtectionOptions;
+    mcpPath?: string;
+    logger?: IMastraLogger;
+}
+interface OAuthProtectionOptions {
+    resource: string;
+    authorizationServers: string[];
+    scopesSupported?: string[];
+    resourceName?: string;
+    validateToken?: TokenValidator;
+}
+interface OAuthStorage {
+    get(key: string): Promise<string | undefined>;
+    set(key: string, value: string): Promise<void>;
+    delete(key: string): Promise<void>;
+}
+interface PendingAuthorization {
+    state: string;
+    redirectUri: string;
+    scope: string | undefined;
+}
+type Prompt = Prompt & {
+    version?: string;
+};
+type RequestStateKey = string | Uint8Array;
+interface RequireToolApprovalContext {
+    toolName: string;
+    args: Record<string, unknown>;
+    requestContext?: Record<string, any>;
+    annotations?: ToolAnnotations;
+}
+type ResolvedLimits = Required<MCPServerLimits>;
+type ResourceTemplate = ResourceTemplateType;
+declare class SSETransport implements Transport {
+    private readonly messagePath;
+    private readonly stream;
+    readonly sessionId: `${string}-${string}-${string}-${string}-${string}`;
+    onclose?: () => void;
+    onerror?: (error: Error) => void;
+    onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+    private closed;
+    private readonly guard;
+    constructor(messagePath: string, stream: SSEStreamingApi, options?: SSETransportOptions);
+    start(): Promise<void>;
+    send(message: JSONRPCMessage): Promise<void>;
+    handleMessage(body: unknown, authInfo?: AuthInfo): void;
+    close(): Promise<void>;
+}
+interface SSETransportOptions {
+    maxBufferBytes?: number;
+    onerror?: (error: Error) => void;
+    destroy?: () => void;
+}
+type SchemaBudgetExceeded = {
+    kind: 'depth';
+    limit: number;
+    message: string;
+} | {
+    kind: 'nodes';
+    limit: number;
+    message: string;
+} | {
+    kind: 'raw';
+    limit: number;
+    message: string;
+};
+type ServerAuthState = 'needs-auth' | 'authorized';
+interface SimpleTokenProviderOptions {
+    redirectUrl: string | URL;
+    clientMetadata: OAuthClientMetadata;
+    clientInformation: OAuthClientInformationMixed;
+}
+interface SseOptions extends HostGuardOptions {
+    url: URL;
+    ssePath: string;
+    messagePath: string;
+    req: AuthenticatedRequest;
+    res: ServerResponse;
+}
+interface StdioServerDefinition extends BaseServerOptions {
+    command: string;
+    args?: string[];
+    env?: Record<string, string>;
+    inheritDefaultEnv?: boolean;
+    cwd?: string;
+    url?: never;
+}
+interface StreamableHTTPServerTransportOptions extends HostGuardOptions {
+    serverless?: boolean;
+    serverlessStreaming?: boolean;
+    sessionIdGenerator?: (() => string) | undefined;
+    onsessioninitialized?: (sessionId: string) => void;
+    enableJsonResponse?: boolean;
+    eventStore?: EventStore;
+}
+interface TokenValidationResult {
+    valid: boolean;
+    error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | (string & {});
+    errorDescription?: string;
+    requiredScopes?: string[];
+    scopes?: string[];
+    subject?: string;
+    clientId?: string;
+    expiresAt?: number;
+    audience?: string | string[];
+    claims?: Record<string, unknown>;
+}
+type TokenValidator = (token: string, resource: string) => Promise<TokenValidationResult>;
+type ToolEntries<TServers> = {
+    [S in keyof TServers & string]: {
+        [N in keyof ToolsOf<TServers[S]> & string]: {
+            key: `${S}_${N}`;
+            entry: ToolsOf<TServers[S]>[N];
+        };
+    }[keyof ToolsOf<TServers[S]> & string];
+}[keyof TServers & string];
+interface ToolInfo {
+    name: string;
+    description?: string;
+    inputSchema: unknown;
+    outputSchema?: unknown;
+    toolType?: MCPToolType;
+    _meta?: Record<string, unknown>;
+}
+type ToolSchemaOverBudget = SchemaBudgetExceeded & {
+    field: 'inputSchema' | 'outputSchema';
+};
+type ToolsOf<TServer> = TServer extends {
+    tools: infer TTools;
+} ? TTools : never;
+type TypedToolOf<TEntry> = TEntry extends {
+    input: infer TInput;
+    output: infer TOutput;
+} ? MCPTypedTool<TInput, TOutput> : MCPTool;
+declare const WRONG_INSTANCE_REASON = "wrong_instance";
+interface WebhookDelivery {
+    readonly registry: WebhookRegistry;
+    readonly shared: boolean;
+    start(record: WebhookRecord, subscription: WebhookSubscription, from: string): Promise<void>;
+    refreshed(record: WebhookRecord, subscription: WebhookSubscription, reactivated: boolean): Promise<void>;
+    published(event: MCPStoredEvent): Promise<void>;
+    wake(name: string): void;
+    stop(id: string): Promise<void>;
+    close(): Promise<void>;
+}
+interface WebhookDeliveryContext {
+    options: WebhookDeliveryOptions;
+    types: WebhookEventTypes;
+    log: WebhookEventLog;
+    sender: WebhookPoster;
+    logger: () => IMastraLogger;
+}
+interface WebhookDeliveryOptions {
+    retry: {
+        attempts: number;
+        initialDelayMs: number;
+        maxDelayMs: number;
+    };
+    suspendAfter: number;
+}
+type WebhookErrorCategory = z.infer<typeof WebhookErrorCategorySchema>;
+declare const WebhookErrorCategorySchema: z.ZodEnum<{
+    connection_refused: "connection_refused";
+    timeout: "timeout";
+    tls_error: "tls_error";
+    http_4xx: "http_4xx";
+    http_5xx: "http_5xx";
+    challenge_failed: "challenge_failed";
+}>;
+interface WebhookEventLog {
+    cursor(type: WebhookEventType, position: string): EventCursor;
+    head(): Promise<string>;
+    read(subscription: WebhookSubscription, after: string, limit: number): Promise<MCPEventStoreReadResult>;
+}
+interface WebhookEventType {
+    readonly name: string;
+    readonly replay: boolean;
+    readonly config: {
+        matches?: ((args: Record<string, unknown>, occurrence: MCPEventOccurrence) => boolean) | undefined;
+    };
+}
+interface WebhookEventTypes {
+    get(name: string): WebhookEventType | undefined;
+    matcher(type: WebhookEventType, args: Record<string, unknown>): (occurrence: MCPEventOccurrence) => boolean;
+}
+interface WebhookMessage {
+    url: string;
+    subscriptionId: string;
+    messageId: string;
+    body: string;
+    secrets: string[];
+    readBody?: number;
+    signal: AbortSignal;
+}
+type WebhookOutcome = {
+    ok: true;
+    status: number;
+    body?: string;
+} | {
+    ok: false;
+    category: WebhookErrorCategory;
+    status?: number;
+    final: boolean;
+};
+interface WebhookPoster {
+    send(message: WebhookMessage): Promise<WebhookOutcome>;
+}
+interface WebhookRecord {
+    id: string;
+    principal: string;
+    url: string;
+    name: string;
+    args: Record<string, unknown>;
+    secret: string;
+    previous: {
+        secret: string;
+        until: number;
+    } | undefined;
+    expiresAt: number;
+    status: DeliveryStatus;
+    abandonedInRow: number;
+    watermark: string;
+}
+interface WebhookRefresh {
+    secret: string;
+    graceUntil: number;
+    expiresAt: number;
+}
+interface WebhookRegistry {
+    counts(): {
+        subscriptions: number;
+        suspended: number;
+    };
+    get(id: string): Promise<WebhookRecord | undefined>;
+    list(name?: string): Promise<WebhookRecord[]>;
+    create(record: WebhookRecord, max: number): Promise<'created' | 'exists' | 'full'>;
+    refresh(id: string, change: WebhookRefresh): Promise<WebhookRecord | undefined>;
+    delete(id: string): Promise<boolean>;
+    report(id: string, report: WebhookReport): Promise<void>;
+    verified(key: string): Promise<boolean>;
+    markVerified(key: string, ttlMs: number): Promise<void>;
+}
+type WebhookReport = {
+    kind: 'delivered';
+} | {
+    kind: 'rejected';
+} | {
+    kind: 'failed';
+    error: WebhookErrorCategory;
+} | {
+    kind: 'abandoned';
+    suspendAfter: number;
+};
+interface WebhookSubscription {
+    readonly type: WebhookEventType;
+    readonly args: Record<string, unknown>;
+    readonly match: (occurrence: MCPEventOccurrence) => boolean;
+}
+interface WithErrorsOptions {
+    perServerTimeoutMs?: number;
+}
+declare function createIntrospectionValidator(url: string, options: IntrospectionValidatorOptions): TokenValidator;
+declare function createOAuthCallbackServer(options: OAuthCallbackServerOptions): Promise<OAuthCallbackServer>;
+declare function createOAuthMiddleware({ oauth, mcpPath, logger }: OAuthMiddlewareOptions): OAuthMiddleware;
+declare function createSimpleTokenProvider(token: string, options: SimpleTokenProviderOptions): MCPOAuthClientProvider;
+declare function createStaticTokenValidator(tokens: string[]): TokenValidator;
+declare function getCallbackUrlCandidates(redirectUrl: string | URL): URL[];
+declare function requestStateInstance(state: string): string | undefined;
+declare function requestUrl(req: IncomingMessage, base?: string): URL | undefined;
