@@ -6,7 +6,7 @@
  * up is left out or normalised (chunk file names and their one-letter aliases, `$1` suffixes on
  * renamed imports), so the report changes only when the surface does.
  *
- * `npm run api:update` builds and writes etc/api/*.d.mts; test/api-report.test.ts compares a
+ * `npm run api:update` builds and writes etc/api/*.d.mts; test/e2e/api-report.test.ts compares a
  * fresh report with the checked-in one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test` runs this first (pretest): the suite needs redis-server (test/redis-*.test.ts start
-# private servers) and Chromium (test/apps-browser.test.ts). Missing ones are installed from
+# private servers) and Chromium (test/e2e/apps-browser.test.ts). Missing ones are installed from
 # Debian's packages when we are root or have passwordless sudo; otherwise we stop at once and
 # print the exact command, rather than letting those tests fail one by one.
 set -euo pipefail

@@ -1,0 +1,58 @@
+/**
+ * What the main entry leaves to first use: with `hono/streaming`, `@modelcontextprotocol/server-legacy`
+ * and `tsx` unresolvable (test/fixtures/hide-packages.mjs), a child process still imports the
+ * package and `mastra-mcp/redis` and builds and closes an MCPServer; `startHonoSSE()` then fails
+ * naming Hono's streaming helper, which only it loads. (`hono` itself comes with the SDK's Node
+ * package, through `@hono/node-server`.)
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
+const src = (path: string) =>
+  pathToFileURL(fileURLToPath(new URL(`../../src/${path}`, import.meta.url))).href;
+const hidePackages = fileURLToPath(new URL('../fixtures/hide-packages.mjs', import.meta.url));
+
+const script = `
+import http from 'node:http';
+const { MCPServer } = await import(${JSON.stringify(src('index.ts'))});
+await import(${JSON.stringify(src('redis/index.ts'))});
+const server = new MCPServer({ id: 'lean', name: 'Lean', version: '1.0.0', tools: {} });
+const listener = http.createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  server.startHonoSSE({ url, ssePath: '/sse', messagePath: '/message', req, res }).then(
+    () => console.log('hono: served'),
+    (error) => { console.log('hono: ' + error.message.split(' imported from')[0]); res.end(); },
+  );
+});
+await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+const response = await fetch('http://127.0.0.1:' + listener.address().port + '/sse');
+await response.text();
+listener.close();
+await server.close();
+console.log('done');
+`;
+
+describe('optional packages', () => {
+  it('imports the package without hono/streaming, the legacy SSE package or tsx; startHonoSSE names what it lacks', async () => {
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', tsxLoader, '--import', hidePackages, '--input-type=module', '-e', script],
+        {
+          env: {
+            ...process.env,
+            HIDDEN_PACKAGES: 'hono/streaming,@modelcontextprotocol/server-legacy,tsx',
+          },
+        },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual(["hono: Cannot find package 'hono/streaming'", 'done']);
+  }, 60_000);
+});

@@ -1,0 +1,207 @@
+import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
+import { SuspendedCalls } from '../../src/server/suspended-calls.js';
+import type { ElicitationRequest } from '../../src/server/types.js';
+
+/** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
+async function round(
+  calls: SuspendedCalls,
+  state?: string,
+  inputResponses?: Record<string, unknown>,
+  subject?: string,
+) {
+  const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
+  return {
+    mcpReq: { requestState: () => verified, inputResponses },
+    ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
+  } as unknown as ServerContext;
+}
+
+const question: ElicitationRequest = {
+  message: 'Name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+};
+
+function askingTool(seen: string[]) {
+  return async (
+    elicit: (request: ElicitationRequest) => Promise<{ action: string; content?: Record<string, unknown> }>,
+  ) => {
+    const answer = await elicit(question);
+    seen.push(answer.action);
+    return {
+      content: [{ type: 'text', text: `hello ${answer.content?.name ?? answer.action}` }],
+    } as CallToolResult;
+  };
+}
+
+const asInputRequired = (value: unknown) => value as InputRequiredResult & { requestState: string };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('SuspendedCalls', () => {
+  it('parks a tool on its question and resumes the same run with the answer, once', async () => {
+    const calls = new SuspendedCalls();
+    const seen: string[] = [];
+    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    expect(first.resultType ?? 'input_required').toBe('input_required');
+    const key = Object.keys(first.inputRequests ?? {})[0] as string;
+    expect(first.inputRequests?.[key]).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Name?' },
+    });
+
+    const done = await calls.serve(
+      await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
+      'greet',
+      () => Promise.reject(new Error('a retry must not start the tool again')),
+    );
+    expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
+    expect(seen).toEqual(['accept']);
+
+    await expect(
+      calls.serve(
+        await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Eve' } } }),
+        'greet',
+        askingTool(seen),
+      ),
+    ).rejects.toThrow(/not waiting any more/);
+  });
+
+  it('asks again when the retry carries no answer, and refuses answers of the wrong shape or schema', async () => {
+    const calls = new SuspendedCalls();
+    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool([])));
+    const key = Object.keys(first.inputRequests ?? {})[0] as string;
+    const again = asInputRequired(
+      await calls.serve(await round(calls, first.requestState, {}), 'greet', askingTool([])),
+    );
+    expect(Object.keys(again.inputRequests ?? {})).toEqual([key]);
+    await expect(
+      calls.serve(
+        await round(calls, again.requestState, { [key]: { action: 'maybe' } }),
+        'greet',
+        askingTool([]),
+      ),
+    ).rejects.toThrow(/inputResponses\.elicitation-1 is not an elicitation result.*action/);
+    await expect(
+      calls.serve(
+        await round(calls, again.requestState, { [key]: { action: 'accept', content: { name: 7 } } }),
+        'greet',
+        askingTool([]),
+      ),
+    ).rejects.toThrow(/does not match the requested schema.*name/);
+    await expect(
+      calls.serve(
+        await round(calls, again.requestState, { [key]: { action: 'decline' } }),
+        'other-tool',
+        askingTool([]),
+      ),
+    ).rejects.toThrow(/Tool 'other-tool'/);
+  });
+
+  it('cancels a question nobody answers in time, and refuses the late answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const calls = new SuspendedCalls();
+    const seen: string[] = [];
+    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
+    await vi.waitFor(() => expect(seen).toEqual(['cancel']));
+    const key = Object.keys(first.inputRequests ?? {})[0] as string;
+    await expect(
+      calls.serve(
+        await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Late' } } }),
+        'greet',
+        askingTool(seen),
+      ),
+    ).rejects.toThrow(/not waiting any more/);
+  });
+
+  it('cancelAll releases every suspended tool', async () => {
+    const calls = new SuspendedCalls();
+    const seen: string[] = [];
+    await calls.serve(await round(calls), 'a', askingTool(seen));
+    await calls.serve(await round(calls), 'b', askingTool(seen));
+    calls.cancelAll();
+    await vi.waitFor(() => expect(seen).toEqual(['cancel', 'cancel']));
+  });
+
+  it('refuses a question beyond the server and per-principal budgets, and counts a freed place again', async () => {
+    const limits = { maxSuspendedCalls: 3, maxSuspendedCallsPerPrincipal: 2, suspendedCallTimeoutMs: 60_000 };
+    const calls = new SuspendedCalls(undefined, limits);
+    const seen: string[] = [];
+    const failed: string[] = [];
+    const tool = async (elicit: Parameters<ReturnType<typeof askingTool>>[0]) => {
+      try {
+        return await askingTool(seen)(elicit);
+      } catch (error) {
+        failed.push((error as Error).message);
+        return { content: [], isError: true } as CallToolResult;
+      }
+    };
+    const ann = [
+      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+    ];
+    await expect(
+      calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(
+        /Tool 'greet'.*2 calls of this caller.*limits\.maxSuspendedCallsPerPrincipal/,
+      ),
+    });
+    await calls.serve(await round(calls), 'greet', tool);
+    await expect(calls.serve(await round(calls), 'greet', tool)).rejects.toThrow(
+      /3 calls.*limits\.maxSuspendedCalls\b/,
+    );
+    await vi.waitFor(() => expect(failed).toHaveLength(2));
+    expect(calls.size).toBe(3);
+
+    const key = Object.keys(ann[0]?.inputRequests ?? {})[0] as string;
+    await calls.serve(
+      await round(
+        calls,
+        ann[0]?.requestState,
+        { [key]: { action: 'accept', content: { name: 'Ann' } } },
+        'ann',
+      ),
+      'greet',
+      tool,
+    );
+    expect(calls.size).toBe(2);
+    await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool);
+    expect(calls.size).toBe(3);
+    calls.cancelAll();
+  });
+
+  it("refuses another principal's retry as unknown state and leaves the call waiting", async () => {
+    const calls = new SuspendedCalls();
+    const seen: string[] = [];
+    const first = asInputRequired(
+      await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', askingTool(seen)),
+    );
+    const key = Object.keys(first.inputRequests ?? {})[0] as string;
+    const answer = (name: string) => ({ [key]: { action: 'accept', content: { name } } });
+    for (const thief of ['bob', undefined]) {
+      await expect(
+        calls.serve(
+          await round(calls, first.requestState, answer('Mallory'), thief),
+          'greet',
+          askingTool(seen),
+        ),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/not waiting any more for this caller/),
+      });
+    }
+    expect(seen).toEqual([]);
+    const done = await calls.serve(
+      await round(calls, first.requestState, answer('Ann'), 'ann'),
+      'greet',
+      askingTool(seen),
+    );
+    expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
+  });
+});
