@@ -4,7 +4,7 @@
  *      (`tools/call` of a cheap tool and `tools/list`, alternately), for a fixed time after a
  *      warm-up, against: one MCPServer process with the in-memory defaults (the baseline); and 1, 2
  *      and 3 MCPServer processes sharing a private redis-server (`notifications.bus` a
- *      RedisServerEventBus, plus the other scale-out options of `SCALED`), reached either with the
+ *      RedisMCPServerEventBus, plus the other scale-out options of `SCALED`), reached either with the
  *      clients spread over the instances (client k talks to instance k mod N, no proxy) or through
  *      a round-robin reverse proxy in its own process. Requests/s, p50/p99 of each method, the CPU
  *      each process spent per request (from /proc), and the ratio against the baseline;

@@ -105,6 +105,8 @@ const ERRORS = {
   EVENTS_NO_COMPATIBLE_DELIVERY_MODE: 'THIRD_PARTY',
   /** Webhook delivery asked for without the client's `webhook` option. */
   EVENTS_WEBHOOK_NOT_CONFIGURED: 'USER',
+  /** `generateWebhookSecret` asked for a key size the webhook signature scheme does not accept. */
+  EVENTS_INVALID_WEBHOOK_SECRET_SIZE: 'USER',
   /** An events tool used by an agent without memory. */
   EVENTS_TOOL_NEEDS_MEMORY: 'USER',
   /** A subscription ended on an answer retrying cannot change. */

@@ -10,12 +10,12 @@ export {
   RedisMCPEventStore,
   type RedisMCPEventStoreOptions,
   type RedisMCPEventStoreSubscriber,
+  RedisMCPServerEventBus,
+  type RedisMCPServerEventBusOptions,
   RedisOAuthStorage,
   type RedisOAuthStorageOptions,
   RedisResumabilityEventStore,
   type RedisResumabilityEventStoreOptions,
-  RedisServerEventBus,
-  type RedisServerEventBusOptions,
   type RedisStoreOptions,
   type RedisSubscriberClient,
   RedisWebhookQueue,
@@ -173,6 +173,24 @@ interface RedisMCPEventStoreSubscriber extends RedisSubscriberClient {
     on(event: 'ready', listener: () => void): unknown;
     off(event: 'ready', listener: () => void): unknown;
 }
+declare class RedisMCPServerEventBus implements MCPServerEventBus {
+    readonly channelPrefix: string;
+    private readonly client;
+    private readonly subscriber;
+    private readonly timeoutMs;
+    private readonly channels;
+    constructor(options: RedisMCPServerEventBusOptions);
+    join(serverId: string, listener: MCPServerEventBusListener): MCPServerEventBusMember;
+    private open;
+    private dispatch;
+    private subject;
+}
+interface RedisMCPServerEventBusOptions {
+    client: RedisCommandClient;
+    subscriber: RedisSubscriberClient;
+    channelPrefix?: string;
+    timeoutMs?: number;
+}
 declare class RedisOAuthStorage extends RedisKeyValue implements OAuthStorage {
     constructor(options: RedisOAuthStorageOptions);
     get(key: string): Promise<string | undefined>;
@@ -198,24 +216,6 @@ interface RedisResumabilityEventStoreOptions {
     keyPrefix?: string;
     maxLength?: number;
     ttlSeconds?: number;
-    timeoutMs?: number;
-}
-declare class RedisServerEventBus implements MCPServerEventBus {
-    readonly channelPrefix: string;
-    private readonly client;
-    private readonly subscriber;
-    private readonly timeoutMs;
-    private readonly channels;
-    constructor(options: RedisServerEventBusOptions);
-    join(serverId: string, listener: MCPServerEventBusListener): MCPServerEventBusMember;
-    private open;
-    private dispatch;
-    private subject;
-}
-interface RedisServerEventBusOptions {
-    client: RedisCommandClient;
-    subscriber: RedisSubscriberClient;
-    channelPrefix?: string;
     timeoutMs?: number;
 }
 interface RedisStoreOptions {

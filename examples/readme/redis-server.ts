@@ -1,5 +1,5 @@
 import { MCPServer } from 'mastra-mcp';
-import { RedisMCPEventStore, RedisServerEventBus, RedisWebhookQueue } from 'mastra-mcp/redis';
+import { RedisMCPEventStore, RedisMCPServerEventBus, RedisWebhookQueue } from 'mastra-mcp/redis';
 import { createClient } from 'redis';
 
 const redis = createClient({ url: process.env.REDIS_URL }).on('error', (e) =>
@@ -15,7 +15,7 @@ export const server = new MCPServer({
   name: 'Weather',
   version: '1.0.0',
   tools: {}, // the same tools, agents and workflows on every instance
-  notifications: { bus: new RedisServerEventBus({ client: redis, subscriber }) },
+  notifications: { bus: new RedisMCPServerEventBus({ client: redis, subscriber }) },
   events: {
     types: { 'forecast.changed': { description: 'The forecast changed' } },
     // One history for every instance: a cursor one instance issued resumes on any other

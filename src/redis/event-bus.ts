@@ -34,7 +34,7 @@ export interface RedisSubscriberClient {
   unsubscribe(channel: string, listener: MessageListener): Promise<void>;
 }
 
-export interface RedisServerEventBusOptions {
+export interface RedisMCPServerEventBusOptions {
   /** Publishes; may be shared with other stores. */
   client: RedisCommandClient;
   /** Subscribes; used for nothing else once subscribed. */
@@ -45,7 +45,7 @@ export interface RedisServerEventBusOptions {
   timeoutMs?: number;
 }
 
-const STORE = 'RedisServerEventBus';
+const STORE = 'RedisMCPServerEventBus';
 
 const envelopeSchema = z.object({
   origin: z.string().min(1),
@@ -73,14 +73,14 @@ interface Channel {
   dispatch: MessageListener;
 }
 
-export class RedisServerEventBus implements MCPServerEventBus {
+export class RedisMCPServerEventBus implements MCPServerEventBus {
   readonly channelPrefix: string;
   private readonly client: RedisCommandClient;
   private readonly subscriber: RedisSubscriberClient;
   private readonly timeoutMs: number;
   private readonly channels = new Map<string, Channel>();
 
-  constructor(options: RedisServerEventBusOptions) {
+  constructor(options: RedisMCPServerEventBusOptions) {
     this.client = options.client;
     this.subscriber = options.subscriber;
     this.channelPrefix = options.channelPrefix ?? 'mastra-mcp:notifications:';

@@ -43,7 +43,7 @@ export interface RedisMCPEventStoreSubscriber extends RedisSubscriberClient {
 export interface RedisMCPEventStoreOptions {
   /** Runs the scripts; may be shared with other stores. */
   client: RedisCommandClient;
-  /** Hears other instances' appends; may be shared with a `RedisServerEventBus`. */
+  /** Hears other instances' appends; may be shared with a `RedisMCPServerEventBus`. */
   subscriber: RedisMCPEventStoreSubscriber;
   /** The MCPServer's `id`, identical on every instance: it separates servers sharing one Redis. */
   serverId: string;

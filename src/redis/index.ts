@@ -8,8 +8,8 @@ export type { RedisCommandClient } from './command.js';
 export { RedisMCPEventCursorStore, type RedisMCPEventCursorStoreOptions } from './cursor-store.js';
 export { REDIS_COMMAND_FAILED, REDIS_INVALID_OPTION, REDIS_UNAVAILABLE } from './errors.js';
 export {
-  RedisServerEventBus,
-  type RedisServerEventBusOptions,
+  RedisMCPServerEventBus,
+  type RedisMCPServerEventBusOptions,
   type RedisSubscriberClient,
 } from './event-bus.js';
 export {

@@ -129,7 +129,7 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   /** MCP Events (SEP-3415): event types clients list and receive by poll, push or webhook. */
   events?: MCPServerEventsConfig;
   /**
-   * Instances of one server behind one URL: with a `bus` (e.g. `RedisServerEventBus`), list
+   * Instances of one server behind one URL: with a `bus` (e.g. `RedisMCPServerEventBus`), list
    * changes, resource updates and log messages sent on any instance reach the clients of all of
    * them. Needs an explicit `id`, the same on every instance. Default: this process only.
    */

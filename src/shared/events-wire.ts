@@ -9,6 +9,7 @@
  * wherever it appears and then means `null` (see {@link cursorOf}).
  */
 import { z } from 'zod';
+import { MCPErrorCode, mcpError } from '../errors.js';
 
 /** The extension identifier, a key of `capabilities.extensions`. */
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
@@ -376,8 +377,10 @@ export function decodeWebhookSecret(secret: string): Uint8Array | undefined {
 /** A fresh `whsec_` secret from the platform CSPRNG (32 bytes unless told otherwise). */
 export function generateWebhookSecret(bytes = 32): string {
   if (!Number.isInteger(bytes) || bytes < WEBHOOK_SECRET_MIN_BYTES || bytes > WEBHOOK_SECRET_MAX_BYTES) {
-    throw new RangeError(
-      `a webhook secret has ${WEBHOOK_SECRET_MIN_BYTES} to ${WEBHOOK_SECRET_MAX_BYTES} bytes`,
+    throw mcpError(
+      MCPErrorCode.EVENTS_INVALID_WEBHOOK_SECRET_SIZE,
+      `generateWebhookSecret(${String(bytes)}): a webhook secret has ${WEBHOOK_SECRET_MIN_BYTES} to ${WEBHOOK_SECRET_MAX_BYTES} bytes`,
+      { bytes: String(bytes) },
     );
   }
   const key = crypto.getRandomValues(new Uint8Array(bytes));

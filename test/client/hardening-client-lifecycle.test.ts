@@ -76,8 +76,6 @@ async function within<T>(promise: Promise<T>, ms: number, what: string | (() => 
   }
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * An HTTP front on 127.0.0.1: serves `server` (if any) until `hang` says otherwise, then accepts
  * requests and never answers them. `open` counts the held requests the client has not given up.
@@ -185,7 +183,11 @@ describe('disconnect() returns promptly and leaves no child process, in every st
     const calls = [run(tools.stdio_sleep, { ms: 60_000 }), run(tools.http_sleep, { ms: 60_000 })].map(
       (call) => rejectionOf(call),
     );
-    await pause(300);
+    await eventually(
+      'both calls running on their servers',
+      () => sdkHttp.sleeping === 1 && log.records.some((entry) => entry.message === 'sleeping'),
+      10_000,
+    );
 
     await within(mcp.disconnect(), DEADLINE_MS, 'disconnect()');
     const [stdioFailure, httpFailure] = await within(Promise.all(calls), DEADLINE_MS, 'the calls');
@@ -336,11 +338,17 @@ describe('list-changed registrations share one subscriptions/listen stream per s
     return { server, streams, url: served.mcpUrl };
   }
 
-  /** Waits for `counts` to reach at least `expected`, then a while longer to see no more arrive. */
-  async function settled(counts: () => number[], expected: number[]) {
-    await eventually('every notification', () => counts().every((n, i) => n >= (expected[i] ?? 0)), 5000);
-    await pause(300);
-    return counts();
+  /**
+   * Notifications on the one listen stream arrive in the order they were sent, so once `marker`
+   * has fired, every notification sent before it (and any duplicate of one) has arrived too.
+   */
+  async function sendThenMark(
+    send: () => Promise<void>,
+    marker: { fired: () => boolean; send: () => Promise<void> },
+  ) {
+    await send();
+    await marker.send();
+    await eventually('the marker notification', marker.fired, 5000);
   }
 
   it('concurrent registrations: each handler fires once per change, and one stream is open', async () => {
@@ -357,15 +365,17 @@ describe('list-changed registrations share one subscriptions/listen stream per s
       mcp.prompts.onListChanged('remote', () => fired.prompts++),
       mcp.resources.onListChanged('remote', () => fired.resources++),
     ]);
-    await pause(200);
-    expect(streams.open).toBe(1);
 
-    await server.toolActions.notifyListChanged();
-    expect(await settled(() => fired.tools, [1, 1, 1])).toEqual([1, 1, 1]);
-    await server.prompts.notifyListChanged();
-    await server.resources.notifyListChanged();
-    expect(await settled(() => [fired.prompts, fired.resources], [1, 1])).toEqual([1, 1]);
+    await sendThenMark(() => server.toolActions.notifyListChanged(), {
+      send: () => server.prompts.notifyListChanged(),
+      fired: () => fired.prompts === 1,
+    });
     expect(fired.tools).toEqual([1, 1, 1]);
+    await sendThenMark(() => server.resources.notifyListChanged(), {
+      send: () => server.toolActions.notifyListChanged(),
+      fired: () => fired.tools.every((n) => n === 2),
+    });
+    expect(fired).toEqual({ tools: [2, 2, 2], prompts: 1, resources: 1 });
     expect(streams.open).toBe(1);
   });
 
@@ -381,19 +391,23 @@ describe('list-changed registrations share one subscriptions/listen stream per s
       cleanups.push(() => gateway.close());
       const caller: Client = await connectHttp(gateway.mcpUrl, era, newClient(era));
       cleanups.push(() => caller.close());
-      let changed = 0;
+      const changed = { tools: 0, prompts: 0 };
       caller.setNotificationHandler('notifications/tools/list_changed', () => {
-        changed++;
+        changed.tools++;
       });
-      if (era === 'modern') await caller.listen({ toolsListChanged: true });
+      caller.setNotificationHandler('notifications/prompts/list_changed', () => {
+        changed.prompts++;
+      });
+      if (era === 'modern') await caller.listen({ toolsListChanged: true, promptsListChanged: true });
       expect(textOf(await caller.callTool({ name: 'weatherTool', arguments: { location: 'Oslo' } }))).toMatch(
         /Oslo/,
       );
-      await pause(200);
-      expect(streams.open).toBe(1);
 
-      await server.toolActions.notifyListChanged();
-      expect(await settled(() => [changed], [1])).toEqual([1]);
+      await sendThenMark(() => server.toolActions.notifyListChanged(), {
+        send: () => server.prompts.notifyListChanged(),
+        fired: () => changed.prompts === 1,
+      });
+      expect(changed.tools).toBe(1);
       expect(streams.open).toBe(1);
     },
   );

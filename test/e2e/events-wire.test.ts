@@ -25,7 +25,15 @@ describe('events wire', () => {
     const generated = generateWebhookSecret();
     expect(decodeWebhookSecret(generated)?.length).toBe(32);
     expect(generateWebhookSecret()).not.toBe(generated);
-    expect(() => generateWebhookSecret(16)).toThrow(RangeError);
+    for (const bytes of [16, 65, 24.5]) {
+      expect(() => generateWebhookSecret(bytes)).toThrow(
+        expect.objectContaining({
+          id: 'MCP_EVENTS_INVALID_WEBHOOK_SECRET_SIZE',
+          category: 'USER',
+          message: `generateWebhookSecret(${bytes}): a webhook secret has 24 to 64 bytes`,
+        }),
+      );
+    }
   });
 
   it('canonical JSON ignores key order at every depth and drops undefined members', () => {

@@ -1,6 +1,6 @@
 /**
  * Notifications across instances: three MCPServer processes (test/fixtures/redis-instance.ts, one
- * server id `scaled`) share a RedisServerEventBus on a private redis-server, with a 2026-07-28
+ * server id `scaled`) share a RedisMCPServerEventBus on a private redis-server, with a 2026-07-28
  * listener (`subscriptions/listen`) and a legacy session (`resources/subscribe`) on each. What one
  * instance sends reaches the listeners of all three exactly once; a malformed bus message and a
  * Redis restart are survived; and each instance exits by itself once closed.
@@ -14,7 +14,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPServer } from '../../src/index.js';
-import { RedisServerEventBus } from '../../src/redis/index.js';
+import { RedisMCPServerEventBus } from '../../src/redis/index.js';
 import { type Instance, startInstance } from '../fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
 import { connectHttp, type Era } from '../helpers.js';
@@ -105,7 +105,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-describe('three instances sharing a RedisServerEventBus', () => {
+describe('three instances sharing a RedisMCPServerEventBus', () => {
   it('list changes and resource updates sent on one instance reach both eras on every instance, exactly once', async () => {
     await instances[0]?.send({ action: 'addTool', name: 'echo' });
     await everyoneHas('notifications/tools/list_changed', 1);
@@ -173,7 +173,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
       instances.every((i) => i.logged.filter((m) => m.includes('dropped a malformed message')).length === 3),
     );
     expect(instances[0]?.logged.find((m) => m.includes('dropped'))).toContain(
-      `MCP server 'scaled' notification bus: RedisServerEventBus: dropped a malformed message on '${CHANNEL}'`,
+      `MCP server 'scaled' notification bus: RedisMCPServerEventBus: dropped a malformed message on '${CHANNEL}'`,
     );
     const tools = count(listeners[0] as Listener, 'notifications/tools/list_changed');
     await instances[2]?.send({ action: 'toolsChanged' });
@@ -189,7 +189,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
     await everyoneHas('notifications/tools/list_changed', tools + 1, local);
     const logged = instances[0]?.logged.find((m) => m.includes("'tools_list_changed' not shared"));
     expect(logged).toContain(
-      `MCP notification 'tools_list_changed' not shared with other instances: RedisServerEventBus: publish of '${CHANNEL}'`,
+      `MCP notification 'tools_list_changed' not shared with other instances: RedisMCPServerEventBus: publish of '${CHANNEL}'`,
     );
     expect(logged).toMatch(/got no answer from Redis within 500 ms|while Redis is not connected/);
 
@@ -209,7 +209,7 @@ describe('three instances sharing a RedisServerEventBus', () => {
   });
 
   it('refuses a bus without an explicit server id, which every instance must share', async () => {
-    const bus = new RedisServerEventBus({ client: admin, subscriber: admin });
+    const bus = new RedisMCPServerEventBus({ client: admin, subscriber: admin });
     let error: unknown;
     try {
       new MCPServer({ name: 'Unnamed', version: '1.0.0', tools: {}, notifications: { bus } });

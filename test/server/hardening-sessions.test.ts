@@ -3,6 +3,7 @@
  * when idle and are capped, legacy HTTP+SSE connections are capped, a legacy connection runs a
  * bounded number of requests at once, and a session belongs to the principal that opened it.
  */
+import type { IncomingMessage } from 'node:http';
 import { createTool } from '@mastra/core/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -59,6 +60,16 @@ const whoamiTool = createTool({
   },
 });
 
+/** Bodies of POST requests the server has read in full, counted before MCPServer parses them. */
+const postsRead = { count: 0 };
+beforeEach(() => {
+  postsRead.count = 0;
+});
+const countPostsRead = (req: IncomingMessage & { auth?: unknown }) => {
+  bearerAuth(req);
+  if (req.method === 'POST') req.on('end', () => postsRead.count++);
+};
+
 async function setup(limits: MCPServerLimits = {}, options?: StreamableHTTPServerTransportOptions) {
   const mcp = new MCPServer({
     name: 'sessions',
@@ -66,7 +77,7 @@ async function setup(limits: MCPServerLimits = {}, options?: StreamableHTTPServe
     tools: { hold: holdTool, whoami: whoamiTool },
     limits,
   });
-  const http = await serveHttp(mcp, { before: bearerAuth, ...(options ? { options } : {}) });
+  const http = await serveHttp(mcp, { before: countPostsRead, ...(options ? { options } : {}) });
   cleanups.push(
     () => http.close(),
     () => mcp.close(),
@@ -331,9 +342,11 @@ describe('a legacy connection runs at most limits.maxConcurrentRequests requests
     cleanups.push(() => client.close());
     const first = client.callTool({ name: 'hold', arguments: { ms: 400 } });
     await eventually('the first call to start', () => gauge.started === 1);
+    const read = postsRead.count;
     const controller = new AbortController();
     const second = client.callTool({ name: 'hold', arguments: { ms: 10 } }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Its body read, the server queues it behind the running call before the cancellation arrives.
+    await eventually('the second call to reach the server', () => postsRead.count > read);
     controller.abort();
     await expect(second).rejects.toThrow();
     await first;

@@ -43,6 +43,18 @@ describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era
     expect(client.getInstructions()).toBe('Use the tools.');
   });
 
+  it('refuses a second startStdio() and keeps serving the first', async () => {
+    const result = await client.callTool({ name: 'startStdioAgain', arguments: {} });
+    expect(result.structuredContent ?? JSON.parse(textOf(result))).toEqual({
+      id: 'MCP_SERVER_ALREADY_SERVING_STDIO',
+      category: 'USER',
+      message: "MCP server 'test-server' is already serving stdio",
+    });
+    expect(textOf(await client.callTool({ name: 'weatherTool', arguments: { location: 'Oslo' } }))).toMatch(
+      /Oslo/,
+    );
+  });
+
   it('lists explicit, agent and workflow tools with their metadata', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);

@@ -209,7 +209,7 @@ export const untyped = new MCPClient({ id: 'typegen-b-untyped', servers: { sdk: 
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout.trim().split('\n')).toEqual([
-        "wrote generated/a.generated.ts: 2 servers, 15 tools (src/a.ts (export 'default'))",
+        "wrote generated/a.generated.ts: 2 servers, 16 tools (src/a.ts (export 'default'))",
         "wrote ./generated/b.generated.ts: 2 servers, 6 tools (src/b.ts (export 'sdk'))",
       ]);
       // Both stdio servers that report their pid are gone the moment the command has exited.
