@@ -1,7 +1,9 @@
 /**
  * MCPClient benchmark, every figure a ratio measured in the same run:
- *   1. per-call latency of a Mastra tool's `execute()` against the raw SDK `Client.callTool()` on
- *      the same server, over stdio and Streamable HTTP (2026-07-28), rounds interleaved;
+ *   1. per-call latency and client CPU of a tool call over stdio and Streamable HTTP (2026-07-28):
+ *      MCPClient's tool against the raw SDK `Client.callTool()` on the same server, called directly
+ *      and through the wrapper a Mastra Agent puts around every tool, each client in its own
+ *      process (bench/fixtures/call-latency.ts), rounds rotating the order;
  *   2. cold `listTools()` over 20 HTTP servers against a single one (are they truly concurrent?),
  *      with the raw SDK doing the same beside it, at several simulated round-trip latencies:
  *      on loopback every connection is pure CPU, which one event loop cannot overlap;
@@ -10,88 +12,106 @@
  *   4. client heap retained per connected server (needs --expose-gc, which `npm run bench:client` passes).
  * The servers are the raw SDK's McpServer (bench/fixtures/echo-server.mjs) in child processes.
  *
- *   npm run bench:client    (flags: --calls <n> per round, --rounds <n>, --servers <n>,
- *                            --latencies <ms,ms,...> for the HTTP fan-out, default 0,25,50,100)
+ *   npm run bench:client    (flags: --calls <n> per round, --warmup <n>, --rounds <n>, --servers <n>,
+ *                            --latencies <ms,ms,...> for the HTTP fan-out, default 0,25,50,100,
+ *                            --sections calls,http,stdio: which of 1, 2+4 and 3 to run)
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { loadavg } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type MastraMCPServerDefinition, MCPClient } from '../src/index.js';
 import { MODERN, median, ms, percentile, ratio, spawnHttpServers, stop } from './support.js';
 
 const { values: flags } = parseArgs({
   options: {
-    calls: { type: 'string', default: '400' },
+    calls: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '3' },
     servers: { type: 'string', default: '20' },
     latencies: { type: 'string', default: '0,25,50,100' },
+    sections: { type: 'string', default: 'calls,http,stdio' },
   },
 });
 const CALLS = Number(flags.calls);
+const WARMUP = Number(flags.warmup);
 const ROUNDS = Number(flags.rounds);
 const SERVERS = Number(flags.servers);
 const LATENCIES = flags.latencies.split(',').map(Number);
+const SECTIONS = new Set(flags.sections.split(','));
 const ECHO = fileURLToPath(new URL('./fixtures/echo-server.mjs', import.meta.url));
 
 const httpEchoServers = (count: number, latency = 0) =>
   spawnHttpServers(ECHO, ['--http', String(count), String(latency)]);
 
-async function timeCalls(call: () => Promise<unknown>, count: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return times;
+const CALL_LATENCY = fileURLToPath(new URL('./fixtures/call-latency.ts', import.meta.url));
+const VARIANTS = ['sdk', 'mcp', 'sdk-agent', 'mcp-agent'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+/** One client variant in a fresh process (bench/fixtures/call-latency.ts): its call times and CPU. */
+async function runVariant(variant: Variant, where: string): Promise<{ times: number[]; cpuUs: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CALL_LATENCY, variant, where, String(CALLS), String(WARMUP)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`call-latency ${variant} ${where} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
 }
 
-/** 1. tool.execute() vs Client.callTool() on the same server, one transport. */
+/**
+ * 1. A tool call four ways on the same server, each client alone in its process, variants in a
+ * rotating order each round: the raw SDK `callTool()`, MCPClient's `execute()`, and both behind the
+ * tool wrapper a Mastra Agent puts around every tool (`makeCoreTool`).
+ */
 async function latency(transport: 'stdio' | 'http'): Promise<string[]> {
   const http = transport === 'http' ? await httpEchoServers(1) : undefined;
-  const url = http?.urls[0] as URL;
-  const definition: MastraMCPServerDefinition =
-    transport === 'http'
-      ? { url, protocolVersion: MODERN }
-      : { command: process.execPath, args: [ECHO, '--stdio'], protocolVersion: MODERN };
-  const mcp = new MCPClient({
-    id: `bench-latency-${transport}`,
-    registerProcessHooks: false,
-    servers: { echo: definition },
-  });
-  const raw = new Client(
-    { name: 'bench', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN } } },
+  const where = http ? String(http.urls[0]) : 'stdio';
+  const samples = Object.fromEntries(
+    VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]),
   );
-  await raw.connect(
-    transport === 'http'
-      ? new StreamableHTTPClientTransport(url)
-      : new StdioClientTransport({ command: process.execPath, args: [ECHO, '--stdio'] }),
-  );
-  const tool = (await mcp.listTools()).echo_echo;
-  if (!tool?.execute) throw new Error('echo tool missing');
-  const execute = tool.execute;
-  const viaMastra = () => execute({ text: 'hello' }, {} as Parameters<typeof execute>[1]);
-  const viaSdk = () => raw.callTool({ name: 'echo', arguments: { text: 'hello' } });
-  await timeCalls(viaMastra, 100);
-  await timeCalls(viaSdk, 100);
-  const mastra: number[] = [];
-  const sdk: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    sdk.push(...(await timeCalls(viaSdk, CALLS)));
-    mastra.push(...(await timeCalls(viaMastra, CALLS)));
+    for (let i = 0; i < VARIANTS.length; i++) {
+      const variant = VARIANTS[(round + i) % VARIANTS.length] as Variant;
+      const { times, cpuUs } = await runVariant(variant, where);
+      samples[variant]?.times.push(...times);
+      samples[variant]?.cpu.push(cpuUs);
+    }
   }
-  await mcp.disconnect();
-  await raw.close();
   if (http) await stop(http.child);
-  const overhead = median(mastra) / median(sdk);
+  const figure = (variant: Variant) => {
+    const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
+    return { p50: median(times), p99: percentile(times, 99), cpu: median(cpu) };
+  };
+  const versus = (variant: Variant, base: Variant) => {
+    const [a, b] = [figure(variant), figure(base)];
+    return `${ratio(a.p50 / b.p50)} / ${ratio(a.p99 / b.p99)} / ${ratio(a.cpu / b.cpu)}`;
+  };
+  const row = (variant: Variant, label: string, ratios: string) => {
+    const { p50, p99, cpu } = figure(variant);
+    return `| ${transport} | ${label} | ${ms(p50)} | ${ms(p99)} | ${cpu.toFixed(0)} us | ${ratios} |`;
+  };
   return [
-    `| ${transport} | raw SDK callTool | ${ms(median(sdk))} | ${ms(percentile(sdk, 99))} | |`,
-    `| ${transport} | MCPClient tool.execute | ${ms(median(mastra))} | ${ms(percentile(mastra, 99))} | ${ratio(overhead)} (overhead ${((overhead - 1) * 100).toFixed(1)}% at p50) |`,
+    row('sdk', 'raw SDK `callTool()`', ''),
+    row('mcp', 'MCPClient `tool.execute(args, {})`', `${versus('mcp', 'sdk')} of raw SDK`),
+    row(
+      'sdk-agent',
+      'raw SDK in a `createTool()`, as an agent calls it',
+      `${versus('sdk-agent', 'sdk')} of raw SDK`,
+    ),
+    row(
+      'mcp-agent',
+      'MCPClient tool, as an agent calls it',
+      `**${versus('mcp-agent', 'sdk-agent')} of the raw SDK as an agent calls it**; ${versus('mcp-agent', 'sdk')} of raw SDK`,
+    ),
   ];
 }
 
@@ -242,10 +262,17 @@ async function stdioFanOut(): Promise<string[]> {
 
 const started = new Date().toISOString();
 console.log(
-  `mastra-mcp client bench ${started}: node ${process.version}, ${ROUNDS} rounds, ${CALLS} calls per round`,
+  `mastra-mcp client bench ${started}: node ${process.version}, ${ROUNDS} rounds, ${CALLS} calls per round, load average ${loadavg()[0]?.toFixed(2)}`,
 );
-console.log('\n| transport | client | p50 | p99 | MCPClient / raw SDK |\n|---|---|---|---|---|');
-for (const line of [...(await latency('stdio')), ...(await latency('http'))]) console.log(line);
-for (const line of await httpFanOut()) console.log(line);
-console.log('\n| measurement | median | ratio |\n|---|---|---|');
-for (const line of await stdioFanOut()) console.log(line);
+if (SECTIONS.has('calls')) {
+  console.log(
+    '\n| transport | client | p50 | p99 | client CPU per call | ratio p50 / p99 / CPU |\n|---|---|---|---|---|---|',
+  );
+  for (const line of [...(await latency('stdio')), ...(await latency('http'))]) console.log(line);
+}
+if (SECTIONS.has('http')) for (const line of await httpFanOut()) console.log(line);
+if (SECTIONS.has('stdio')) {
+  console.log('\n| measurement | median | ratio |\n|---|---|---|');
+  for (const line of await stdioFanOut()) console.log(line);
+}
+console.log(`\nload average at the end: ${loadavg()[0]?.toFixed(2)}`);

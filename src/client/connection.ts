@@ -167,7 +167,11 @@ export class ServerConnection {
       const abort = new AbortController();
       const pending: PendingConnect = {
         promise: this.activity
-          .during(() => requestContextScope.run(null, () => this.open(abort.signal)))
+          .during(() =>
+            isHttp(this.definition) && this.definition.fetch
+              ? requestContextScope.run(null, () => this.open(abort.signal))
+              : this.open(abort.signal),
+          )
           .finally(() => {
             if (this.connecting === pending) this.connecting = undefined;
           }),
@@ -413,9 +417,7 @@ export class ServerConnection {
   ): Promise<T> {
     const client = await this.get(signal);
     try {
-      return await requestContextScope.run(requestContext, () =>
-        withInstanceAffinity(() => operation(client)),
-      );
+      return await this.scoped(operation, client, requestContext);
     } catch (error) {
       // allowedHosts refused a host: reported as it is, never retried.
       const blocked = hostNotAllowed(error);
@@ -426,14 +428,28 @@ export class ServerConnection {
       if (forgotten && !this.closed) {
         this.log('info', 'the server forgot the session; reconnecting');
         await this.drop(client);
-        const fresh = await this.get(signal);
-        return await requestContextScope.run(requestContext, () =>
-          withInstanceAffinity(() => operation(fresh)),
-        );
+        return await this.scoped(operation, await this.get(signal), requestContext);
       }
       if (isConnectionLoss(error) && this.client === client) await this.drop(client);
       throw error;
     }
+  }
+
+  /**
+   * Runs `operation` with what its HTTP requests read: the custom fetch's request context and the
+   * operation's instance slot. A stdio server reads neither, so it skips both: on Node 20 a first
+   * `AsyncLocalStorage.run` turns on promise hooks that every promise of the process then pays.
+   * For the same reason the context is scoped only for a custom fetch, the one reader.
+   */
+  private scoped<T>(
+    operation: (client: Client) => Promise<T>,
+    client: Client,
+    requestContext: RequestContext | null,
+  ): Promise<T> {
+    const { definition } = this;
+    if (!isHttp(definition)) return operation(client);
+    const affine = () => withInstanceAffinity(() => operation(client));
+    return definition.fetch ? requestContextScope.run(requestContext, affine) : affine();
   }
 
   private async drop(client: Client): Promise<void> {
