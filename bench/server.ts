@@ -26,7 +26,8 @@
  * --clients <n> (SDK HTTP clients sharing them, default 4), --rounds <n> (default 1),
  * --driver sdk|raw|both (default both), --only <ids> (comma-separated scenario ids, see
  * SCENARIOS), --cpu-prof (V8 CPU profile of each measured phase, server side, written to
- * bench/profiles/; summarise with bench/profile-summary.ts), --json <file> (results as JSON).
+ * bench/profiles/; summarise with bench/profile-summary.ts), --json <file> (results as JSON),
+ * --source (MCPServer from src/ through tsx; by default the built package, so `npm run build` first).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -241,9 +242,16 @@ async function sdkFactory() {
   };
 }
 
+/** Set by `--source`: serve MCPServer from src/ through tsx instead of the built package. */
+let fromSource = false;
+
 async function mastraServer() {
   const { createTool } = await import('@mastra/core/tools');
-  const { MCPServer } = await import('../src/index.js');
+  // The built package (dist/, by self-reference) is what an app runs; tsx-compiled sources add
+  // esbuild's `__name` to every closure MCPServer creates per call.
+  const { MCPServer } = (await import(
+    fromSource ? '../src/index.js' : 'mastra-mcp'
+  )) as typeof import('../src/index.js');
   const echo = createTool({
     id: 'echo',
     description: 'Echoes the text back.',
@@ -583,7 +591,7 @@ interface Server {
 }
 
 function childArgs(target: Target): string[] {
-  return ['--import', 'tsx', BENCH_FILE, '--serve', target];
+  return ['--import', 'tsx', BENCH_FILE, '--serve', target, ...(fromSource ? ['--source'] : [])];
 }
 
 /** The SDK warns once per `responseMode: 'json'` handler (the serverless target); everything else is shown. */
@@ -851,8 +859,10 @@ function parseOptions(): Options | { serve: Target } {
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
       json: { type: 'string' },
+      source: { type: 'boolean', default: false },
     },
   });
+  fromSource = values.source;
   if (values.serve) return { serve: values.serve as Target };
   const positive = (name: string, value: string) => {
     const n = Number(value);
