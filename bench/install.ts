@@ -58,11 +58,14 @@ for (let round = 0; round < RUNS; round++) {
     samples[index]?.rss.push(rssMb);
   }
 }
+const tools = median(samples[1]?.ms ?? []);
 for (const [index, [label]] of imports.entries()) {
   const sample = samples[index];
   if (!sample) continue;
+  const ms = median(sample.ms);
+  const versus = index > 1 ? `  ${(ms / tools).toFixed(2)}x @mastra/core/tools` : '';
   console.log(
-    `  ${label.padEnd(62)} ${median(sample.ms).toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB`,
+    `  ${label.padEnd(62)} ${ms.toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB${versus}`,
   );
 }
 

@@ -29,6 +29,7 @@ import {
 } from './tools/definition.js';
 import { mastraTool, toolKey } from './tools/mastra-tool.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
+import { loadValidation } from './tools/validation.js';
 import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
   LogMessage,
@@ -287,6 +288,7 @@ export class MCPClient<TServers = never> {
     serverName: string;
     definition: MCPToolDefinition;
   }): Promise<MCPTool> {
+    await loadValidation();
     return this.buildTool(this.connection(serverName), definition, 'catalog');
   }
 
@@ -299,6 +301,7 @@ export class MCPClient<TServers = never> {
   }: {
     definitions: Record<string, Record<string, MCPToolDefinition>>;
   }): Promise<MCPToolMap<TServers>> {
+    await loadValidation();
     const tools: Record<string, MCPTool> = {};
     for (const [serverName, serverDefinitions] of Object.entries(definitions)) {
       const connection = this.connections.get(serverName);

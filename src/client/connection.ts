@@ -23,11 +23,13 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { lazyModule } from '../shared/lazy-module.js';
 import { Activity } from './activity.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
+import { loadValidation } from './tools/validation.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
   refusesStreamableHttp,
@@ -36,7 +38,7 @@ import {
   streamableTransport,
 } from './transport/http.js';
 import { withInstanceAffinity } from './transport/instance-affinity.js';
-import { StdioExitError, stdioExitError, stdioTransport } from './transport/stdio.js';
+import { type ExitReport, StdioExitError, stdioExitError } from './transport/stdio-exit.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
   HttpServerDefinition,
@@ -54,6 +56,9 @@ export interface ConnectionSettings {
   log: LogHandler;
   onConnected: () => void;
 }
+
+/** The SDK's stdio client loads with the first stdio server's connect, not with the package. */
+const loadStdioTransport = lazyModule(() => import('./transport/stdio.js'));
 
 function isHttp(definition: MastraMCPServerDefinition): definition is HttpServerDefinition {
   return 'url' in definition && definition.url !== undefined;
@@ -206,10 +211,11 @@ export class ServerConnection {
    * The first transport to try, or the fallback: legacy SSE for an HTTP endpoint that refuses
    * Streamable HTTP, a fresh legacy process for a stdio server whose in-place probe failed.
    */
-  private transportFor(fallback: boolean): Transport {
+  private async transportFor(fallback: boolean): Promise<Transport> {
     const { definition } = this;
     if (isHttp(definition))
       return fallback ? sseTransport(definition, this.name) : streamableTransport(definition, this.name);
+    const { stdioTransport } = await loadStdioTransport();
     return stdioTransport(this.name, definition, this.emit, this.activity);
   }
 
@@ -229,10 +235,11 @@ export class ServerConnection {
    * rethrowing. `signal` closes the transport too: the SDK's revision probe does not watch it.
    */
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
+    const [created] = await Promise.all([this.transportFor(fallback), loadValidation()]);
     if (signal.aborted) throw signal.reason;
     const client = newSdkClient(this, this.settings.clientInfo);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = guardToolLists(this.transportFor(fallback), ({ name, label, message, over }) => {
+    const transport = guardToolLists(created, ({ name, label, message, over }) => {
       if (over && name !== undefined) this.skippedTools.set(name, over);
       this.log('error', `tool ${label} skipped: ${message}`);
     });
@@ -247,7 +254,9 @@ export class ServerConnection {
       if (signal.aborted) throw signal.reason;
       // A stdio server that died says why better than the handshake it broke off.
       const died =
-        isHttp(this.definition) || describeCause(error) ? undefined : stdioExitError(transport, error);
+        isHttp(this.definition) || describeCause(error)
+          ? undefined
+          : stdioExitError(transport as Partial<ExitReport>, error);
       throw died ?? error;
     } finally {
       signal.removeEventListener('abort', abandon);

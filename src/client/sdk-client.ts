@@ -7,7 +7,7 @@
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { messageOf } from './errors.js';
-import { defaultJsonSchemaValidator } from './tools/safe-validator.js';
+import { defaultJsonSchemaValidator } from './tools/validation.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
 /** Handler sets a connection keeps across reconnects. */

@@ -43,6 +43,7 @@ import {
   ErrorShapingServer,
   errorResult,
   forwardedTraceContext,
+  loadTrackedStdio,
   MCP_APPS_EXTENSION_ID,
   mcpRequestContext,
   promptGetParams,
@@ -50,7 +51,6 @@ import {
   requestExtra,
   type StdioServing,
   StreamableHttpEndpoint,
-  serveTrackedStdio,
   type ToolAuthorization,
   type TracedHost,
   traced,
@@ -287,6 +287,7 @@ export class ProxyGateway {
   }
 
   async serveStdio(): Promise<void> {
+    const serveTrackedStdio = await loadTrackedStdio();
     if (this.stdio) {
       throw mcpError(MCPErrorCode.SERVER_ALREADY_SERVING_STDIO, `${this.label()} is already serving stdio`, {
         proxy: this.label(),

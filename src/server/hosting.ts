@@ -15,5 +15,5 @@ export { mcpRequestContext, requestExtra } from './tool-context.js';
 export { coreTool, type ToolInfo, toolInfo } from './tool-info.js';
 export { errorResult } from './tool-result.js';
 export { forwardedTraceContext, type RequestTrace, type TracedHost, traced } from './trace-context.js';
-export { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
+export { loadTrackedStdio, type StdioServing } from './transports/stdio.js';
 export { StreamableHttpEndpoint } from './transports/streamable-http.js';

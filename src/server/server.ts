@@ -45,7 +45,7 @@ import type { HonoSSETransportOptions, HonoSseEndpoint } from './transports/hono
 import type { SSETransport } from './transports/hono-sse-transport.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
-import { type StdioServing, serveTrackedStdio } from './transports/stdio.js';
+import { loadTrackedStdio, type StdioServing } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
 import type { AppResources, ElicitationRequest, MCPServerConfig } from './types.js';
 
@@ -268,6 +268,7 @@ export class MCPServer extends MCPServerBase {
 
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
   async startStdio(): Promise<void> {
+    const serveTrackedStdio = await loadTrackedStdio();
     if (this.stdio) {
       throw mcpError(
         MCPErrorCode.SERVER_ALREADY_SERVING_STDIO,

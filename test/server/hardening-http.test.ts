@@ -32,6 +32,18 @@ let ports: Record<WiredEntry, number>;
 async function startServer(): Promise<void> {
   server = await WiredServer.start(LIMITS);
   ports = server.ports;
+  // One legacy initialize per startHTTP entry (over fetch, which does not half-close) waits until
+  // the process has loaded what legacy requests use; exchange() half-closes after its body, and
+  // Node's http server ends such a socket if the reply has not started by then.
+  for (const entry of ['session', 'serverless'] as const) {
+    const reply = await fetch(`http://127.0.0.1:${ports[entry]}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: INITIALIZE,
+    });
+    expect(reply.status).toBe(200);
+    await reply.body?.cancel();
+  }
 }
 
 beforeAll(startServer, 30_000);

@@ -19,8 +19,8 @@ import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
-import { uncheckedPatterns } from './safe-pattern.js';
 import { inputSchemaFor } from './schema-cache.js';
+import { uncheckedPatterns } from './validation.js';
 
 /** Validation of output happens in the SDK; this schema only carries the advertised JSON Schema. */
 function advertisedOnly(json: Record<string, unknown>) {

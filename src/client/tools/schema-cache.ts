@@ -8,7 +8,7 @@
  * patterns, its own engines bounded).
  */
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import { defaultJsonSchemaValidator } from './safe-validator.js';
+import { defaultJsonSchemaValidator } from './validation.js';
 
 const MAX_ENTRIES = 500;
 

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client/stdio';
 import type { Activity } from '../activity.js';
 import type { LogHandler, StdioServerDefinition } from '../types.js';
+import type { ExitReport } from './stdio-exit.js';
 
 /** How long a server gets to exit after its stdin closed, then after SIGTERM, before SIGKILL. */
 export const STDIO_EXIT_GRACE_MS = 1000;
@@ -44,7 +45,7 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
  * connection's activity: an idle child must not keep a script that forgot disconnect() alive.
  * It also records how the child ended when no signal of ours ended it, for connect errors.
  */
-class ManagedStdioTransport extends StdioClientTransport {
+class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
   private closing: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
   /** How the child ended unless a signal of ours ended it: what a failed handshake is reported with. */
@@ -133,23 +134,6 @@ class ManagedStdioTransport extends StdioClientTransport {
       for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
     }
   }
-}
-
-/** A stdio server's process ended on its own during a connect; the handshake's error is the cause. */
-export class StdioExitError extends Error {}
-
-/**
- * Why a stdio server stopped during a connect, when its process ended on its own: the exit code or
- * signal and its last stderr line, which usually says why. Undefined while it was still running.
- */
-export function stdioExitError(transport: unknown, cause: unknown): StdioExitError | undefined {
-  if (!(transport instanceof ManagedStdioTransport) || transport.ownExit === undefined) return undefined;
-  const stderr = transport.lastStderr?.trim();
-  const clipped = stderr && stderr.length > 200 ? `${stderr.slice(0, 200)}…` : stderr;
-  return new StdioExitError(
-    `the process ${transport.ownExit} before answering${clipped ? ` (its last stderr line: ${clipped})` : ''}`,
-    { cause },
-  );
 }
 
 export function stdioTransport(

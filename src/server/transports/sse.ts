@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
+import { lazyModule } from '../../shared/lazy-module.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
@@ -19,11 +20,7 @@ import { mayUseSession, type SessionOwner } from './session-owner.js';
 import { guardResponse } from './stream-guard.js';
 import type { AuthenticatedRequest } from './streamable-http.js';
 
-let legacySse: Promise<typeof import('@modelcontextprotocol/server-legacy/sse')> | undefined;
-const loadLegacySse = () => {
-  legacySse ??= import('@modelcontextprotocol/server-legacy/sse');
-  return legacySse;
-};
+const loadLegacySse = lazyModule(() => import('@modelcontextprotocol/server-legacy/sse'));
 
 export interface SseOptions extends HostGuardOptions {
   url: URL;

@@ -3,33 +3,46 @@
  * SDK's `serveStdio` picks the era from the first message, and the one instance it pins is kept
  * in `connections` (so notifications reach it) until it closes.
  */
-import { type StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { lazyModule } from '../../shared/lazy-module.js';
 import type { Connections } from '../connections.js';
 import type { ProtocolInstance } from '../protocol-server.js';
+
+/** The SDK's stdio server loads with the first `startStdio()`, not with the package. */
+const loadStdio = lazyModule(() => import('@modelcontextprotocol/server/stdio'));
 
 export interface StdioServing {
   handle: StdioServerHandle;
   transport: StdioServerTransport;
 }
 
-export function serveTrackedStdio(
+export type ServeTrackedStdio = (
   createInstance: (era: 'legacy' | 'modern') => ProtocolInstance,
   connections: Connections,
   onerror: (error: Error) => void,
-): StdioServing {
-  const transport = new StdioServerTransport();
-  const handle = serveStdio(
-    ({ era }) => {
-      const instance = createInstance(era);
-      const untrack = connections.track({ ...instance, era });
-      const previous = instance.server.onclose;
-      instance.server.onclose = () => {
-        previous?.();
-        untrack();
-      };
-      return instance.server;
-    },
-    { legacy: 'serve', transport, onerror },
-  );
-  return { handle, transport };
+) => StdioServing;
+
+/**
+ * Loads the SDK's stdio server, then gives the function that starts serving: a caller checks that
+ * it is not serving yet after the load, so two concurrent starts cannot both pass the check.
+ */
+export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
+  const { StdioServerTransport, serveStdio } = await loadStdio();
+  return (createInstance, connections, onerror) => {
+    const transport = new StdioServerTransport();
+    const handle = serveStdio(
+      ({ era }) => {
+        const instance = createInstance(era);
+        const untrack = connections.track({ ...instance, era });
+        const previous = instance.server.onclose;
+        instance.server.onclose = () => {
+          previous?.();
+          untrack();
+        };
+        return instance.server;
+      },
+      { legacy: 'serve', transport, onerror },
+    );
+    return { handle, transport };
+  };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -17,6 +17,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
+import { lazyModule } from '../../shared/lazy-module.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
 import { describeIssues } from '../issues.js';
@@ -55,6 +56,18 @@ function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
   return typeof body === 'object' && body !== null ? (body as { method?: unknown; id?: RequestId }) : {};
 }
 
+/**
+ * The SDK's Node transport (and the Hono server under it) is not loaded with the package: an
+ * endpoint starts loading it when built, and a legacy request uses it without waiting once it is
+ * there. Waiting costs the request a turn of the event loop, and a client that half-closed after
+ * its body loses a reply Node's http server has not started by then (it ends such a socket).
+ */
+let nodeTransport: typeof import('@modelcontextprotocol/node') | undefined;
+const loadNodeTransport = lazyModule(async () => {
+  nodeTransport = await import('@modelcontextprotocol/node');
+  return nodeTransport;
+});
+
 export class StreamableHttpEndpoint {
   private readonly sessions: LegacySessions;
   private readonly modern = new Map<ModernMode, McpHttpHandler>();
@@ -66,6 +79,8 @@ export class StreamableHttpEndpoint {
   constructor(private readonly deps: HttpEndpointDeps) {
     this.limits = deps.limits ?? DEFAULT_LIMITS;
     this.sessions = new LegacySessions(this.limits.maxSessions);
+    // A failed load is reported by the first legacy request that needs the module.
+    loadNodeTransport().catch(() => {});
   }
 
   /**
@@ -218,6 +233,7 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
+    const { NodeStreamableHTTPServerTransport } = nodeTransport ?? (await loadNodeTransport());
     const { maxSessions, sessionIdleTimeoutMs, maxConcurrentRequests } = this.limits;
     if (!this.sessions.reserve()) {
       const message = capacityMessage(maxSessions, 'legacy sessions', 'maxSessions');
@@ -273,6 +289,7 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
+    const { NodeStreamableHTTPServerTransport } = nodeTransport ?? (await loadNodeTransport());
     const instance = this.deps.createInstance('serverless', { legacy: true });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
