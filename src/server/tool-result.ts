@@ -3,7 +3,7 @@
  * `CallToolResult` passes through untouched so images, audio, embedded resources and resource
  * links reach the client as the tool built them.
  */
-import { safeStringify } from '@mastra/core/utils';
+import { safeStringify } from '@mastra/core/utils/safe-stringify';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolEntry } from './tool-entry.js';
 

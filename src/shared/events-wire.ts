@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { lazyModule } from './lazy-module.js';
 
 /** The extension identifier, a key of `capabilities.extensions`. */
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
@@ -386,3 +387,6 @@ export function generateWebhookSecret(bytes = 32): string {
   const key = crypto.getRandomValues(new Uint8Array(bytes));
   return WEBHOOK_SECRET_PREFIX + btoa(String.fromCharCode(...key));
 }
+
+/** The Standard Webhooks signer and verifier: loaded with the first webhook sent or received. */
+export const loadStandardWebhooks = lazyModule(() => import('standardwebhooks'));

@@ -14,11 +14,12 @@
  * are at `webhook.maxRememberedDeliveries` it gets 503 with Retry-After; else 200 once handed to
  * its subscriptions.
  */
-import { Webhook } from 'standardwebhooks';
+import type { Webhook } from 'standardwebhooks';
 import { readTextWithin } from '../../shared/bounded-read.js';
 import {
   cursorOf,
   EventOccurrenceSchema,
+  loadStandardWebhooks,
   WEBHOOK_HEADERS,
   WEBHOOK_TIMESTAMP_TOLERANCE_MS,
   type WebhookControlBody,
@@ -35,9 +36,14 @@ function reply(status: number, headers: Record<string, string> = {}): Response {
 }
 
 /** Whether `body` carries a valid, fresh signature under `secret`. */
-function verifies(secret: string, body: string, headers: Record<string, string>): boolean {
+function verifies(
+  webhook: typeof Webhook,
+  secret: string,
+  body: string,
+  headers: Record<string, string>,
+): boolean {
   try {
-    new Webhook(secret).verify(body, headers, { jsonParse: false });
+    new webhook(secret).verify(body, headers, { jsonParse: false });
     return true;
   } catch {
     return false;
@@ -86,13 +92,14 @@ export async function handleWebhook(hub: WebhookHub, request: Request): Promise<
     [WEBHOOK_HEADERS.timestamp]: request.headers.get(WEBHOOK_HEADERS.timestamp) ?? '',
     [WEBHOOK_HEADERS.signature]: request.headers.get(WEBHOOK_HEADERS.signature) ?? '',
   };
+  const { Webhook } = await loadStandardWebhooks();
   const subscriptionId = request.headers.get(WEBHOOK_HEADERS.subscriptionId);
   const known = subscriptionId ? hub.withId(subscriptionId) : [];
   if (known.length > 0) {
-    const registration = known.find((candidate) => verifies(candidate.secret, body, headers));
+    const registration = known.find((candidate) => verifies(Webhook, candidate.secret, body, headers));
     return registration ? deliver(registration, body, headers) : reply(401);
   }
-  if (!hub.unroutedSecrets().some((secret) => verifies(secret, body, headers))) return reply(401);
+  if (!hub.unroutedSecrets().some((secret) => verifies(Webhook, secret, body, headers))) return reply(401);
   const parsed = parse(body);
   if (!parsed) return reply(400);
   if (parsed.kind === 'control' && parsed.body.type === 'verification')

@@ -9,9 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { readTextWithin } from '../../shared/bounded-read.js';
-import { WEBHOOK_HEADERS } from '../../shared/events-wire.js';
+import { loadStandardWebhooks, WEBHOOK_HEADERS } from '../../shared/events-wire.js';
 import type { WebhookMessage, WebhookOutcome, WebhookPoster } from './contracts.js';
 
 export type WebhookFetch = (input: string | URL, init: RequestInit) => Promise<Response>;
@@ -106,6 +105,7 @@ export class WebhookSender implements WebhookPoster {
     if (message.signal.aborted || !(await this.destinationAllowed(url))) {
       return { ok: false, category: 'connection_refused', final: false };
     }
+    const { Webhook } = await loadStandardWebhooks();
     const timestamp = new Date();
     const signature = message.secrets
       .map((secret) => new Webhook(secret).sign(message.messageId, timestamp, message.body))
