@@ -14,7 +14,8 @@
  *
  *   npm run bench:client    (flags: --calls <n> per round, --warmup <n>, --rounds <n>, --servers <n>,
  *                            --latencies <ms,ms,...> for the HTTP fan-out, default 0,25,50,100,
- *                            --sections calls,http,stdio: which of 1, 2+4 and 3 to run)
+ *                            --sections calls,http,stdio: which of 1, 2+4 and 3 to run,
+ *                            --transports stdio,http: the transports of 1)
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -34,6 +35,7 @@ const { values: flags } = parseArgs({
     servers: { type: 'string', default: '20' },
     latencies: { type: 'string', default: '0,25,50,100' },
     sections: { type: 'string', default: 'calls,http,stdio' },
+    transports: { type: 'string', default: 'stdio,http' },
   },
 });
 const CALLS = Number(flags.calls);
@@ -268,7 +270,9 @@ if (SECTIONS.has('calls')) {
   console.log(
     '\n| transport | client | p50 | p99 | client CPU per call | ratio p50 / p99 / CPU |\n|---|---|---|---|---|---|',
   );
-  for (const line of [...(await latency('stdio')), ...(await latency('http'))]) console.log(line);
+  for (const transport of flags.transports.split(',') as ('stdio' | 'http')[]) {
+    for (const line of await latency(transport)) console.log(line);
+  }
 }
 if (SECTIONS.has('http')) for (const line of await httpFanOut()) console.log(line);
 if (SECTIONS.has('stdio')) {

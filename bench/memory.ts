@@ -171,7 +171,7 @@ console.log('\n| measurement | heap |\n|---|---|');
 console.log(await perServer());
 for (const line of await perCachedTool()) console.log(line);
 console.log(
-  `\n| ${CALLS} calls over stdio | heap after each ${EVERY} calls | growth, first to last reading | slope per call | time |\n|---|---|---|---|---|`,
+  `\n| ${CALLS} calls over stdio | heap after each ${EVERY} calls | growth, first to last reading | slope per call | wall time (one after the other, not a speed figure) |\n|---|---|---|---|---|`,
 );
 for (const line of await longRuns()) console.log(line);
 console.log(`\nload average at the end: ${loadavg()[0]?.toFixed(2)}`);

@@ -37,7 +37,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { listenLocal } from '../test/support/net.js';
 import { processCpuMs } from './support.js';
@@ -247,10 +247,11 @@ let fromSource = false;
 
 async function mastraServer() {
   const { createTool } = await import('@mastra/core/tools');
-  // The built package (dist/, by self-reference) is what an app runs; tsx-compiled sources add
-  // esbuild's `__name` to every closure MCPServer creates per call.
+  // The built package is what an app runs; tsx-compiled sources add esbuild's `__name` to every
+  // closure MCPServer creates per call. By path: under tsx, tsconfig's paths map 'mastra-mcp' to src/.
+  const built = pathToFileURL(path.join(ROOT, 'dist', 'index.mjs')).href;
   const { MCPServer } = (await import(
-    fromSource ? '../src/index.js' : 'mastra-mcp'
+    fromSource ? '../src/index.js' : built
   )) as typeof import('../src/index.js');
   const echo = createTool({
     id: 'echo',

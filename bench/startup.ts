@@ -61,7 +61,15 @@ try {
   );
   execFileSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', `@mastra/mcp@${flags.peer}`, '@mastra/core@1.71.0', 'zod@^4'],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `@mastra/mcp@${flags.peer}`,
+      '@mastra/core@1.71.0',
+      'zod@^4',
+    ],
     { cwd: peerApp, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const clients: [string, string, string][] = [
