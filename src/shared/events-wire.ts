@@ -389,4 +389,4 @@ export function generateWebhookSecret(bytes = 32): string {
 }
 
 /** The Standard Webhooks signer and verifier: loaded with the first webhook sent or received. */
-export const loadStandardWebhooks = lazyModule(() => import('standardwebhooks'));
+export const loadStandardWebhooks = lazyModule(() => import('./standard-webhooks.js'));

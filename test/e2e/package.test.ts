@@ -13,6 +13,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -140,6 +141,21 @@ async function load(
     return { ok: false, out: String((error as { stdout?: string }).stdout ?? error).trim() };
   }
 }
+
+describe('the CJS build', () => {
+  it('loads what it defers with require() of its own chunks, never import() of a dependency (one copy of each SDK package)', () => {
+    const files = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.cjs'));
+    const deferred = files.flatMap((file) =>
+      [...readFileSync(join(root, 'dist', file), 'utf8').matchAll(/\bimport\((["'])([^"']+)\1\)/g)].map(
+        (match) => `${file}: import('${match[2]}')`,
+      ),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    expect(deferred.filter((line) => !/import\('\.\//.test(line))).toEqual([]);
+    // The chunks the lazy loaders name exist and are required, not imported.
+    expect(files.some((file) => /^sdk-stdio-server-.*\.cjs$/.test(file))).toBe(true);
+  });
+});
 
 describe('the built package through its name', () => {
   for (const how of ['import', 'require'] as const) {

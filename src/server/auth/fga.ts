@@ -67,9 +67,7 @@ export class ToolAuthorization {
     user: unknown,
     requestContext: RequestContext,
   ): Promise<void> {
-    const { getMCPToolFGAResourceId, requireFGA, MastraFGAPermissions } = await import(
-      '@mastra/core/auth/ee'
-    );
+    const { getMCPToolFGAResourceId, requireFGA, MastraFGAPermissions } = await import('./core-fga.js');
     const { fga } = this.options;
     const { id: serverId, name: serverName } = this.options.server();
     const toolResourceId = getMCPToolFGAResourceId(serverId, toolName);

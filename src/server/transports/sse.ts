@@ -20,7 +20,7 @@ import { mayUseSession, type SessionOwner } from './session-owner.js';
 import { guardResponse } from './stream-guard.js';
 import type { AuthenticatedRequest } from './streamable-http.js';
 
-const loadLegacySse = lazyModule(() => import('@modelcontextprotocol/server-legacy/sse'));
+const loadLegacySse = lazyModule(() => import('./sdk-legacy-sse.js'));
 
 export interface SseOptions extends HostGuardOptions {
   url: URL;

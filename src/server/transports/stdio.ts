@@ -9,7 +9,7 @@ import type { Connections } from '../connections.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 
 /** The SDK's stdio server loads with the first `startStdio()`, not with the package. */
-const loadStdio = lazyModule(() => import('@modelcontextprotocol/server/stdio'));
+const loadStdio = lazyModule(() => import('./sdk-stdio-server.js'));
 
 export interface StdioServing {
   handle: StdioServerHandle;

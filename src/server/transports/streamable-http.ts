@@ -62,9 +62,9 @@ function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
  * there. Waiting costs the request a turn of the event loop, and a client that half-closed after
  * its body loses a reply Node's http server has not started by then (it ends such a socket).
  */
-let nodeTransport: typeof import('@modelcontextprotocol/node') | undefined;
+let nodeTransport: typeof import('./sdk-node-transport.js') | undefined;
 const loadNodeTransport = lazyModule(async () => {
-  nodeTransport = await import('@modelcontextprotocol/node');
+  nodeTransport = await import('./sdk-node-transport.js');
   return nodeTransport;
 });
 
