@@ -173,7 +173,7 @@ export class ServerConnection {
       const pending: PendingConnect = {
         promise: this.activity
           .during(() =>
-            isHttp(this.definition) && this.definition.fetch
+            this.readsRequestContext
               ? requestContextScope.run(null, () => this.open(abort.signal))
               : this.open(abort.signal),
           )
@@ -445,20 +445,25 @@ export class ServerConnection {
   }
 
   /**
+   * Whether anything reads the request context scope: only a custom fetch does. Scoping costs, on
+   * Node 20 a first `AsyncLocalStorage.run` turns on promise hooks every promise then pays for.
+   */
+  private get readsRequestContext(): boolean {
+    return isHttp(this.definition) && this.definition.fetch !== undefined;
+  }
+
+  /**
    * Runs `operation` with what its HTTP requests read: the custom fetch's request context and the
-   * operation's instance slot. A stdio server reads neither, so it skips both: on Node 20 a first
-   * `AsyncLocalStorage.run` turns on promise hooks that every promise of the process then pays.
-   * For the same reason the context is scoped only for a custom fetch, the one reader.
+   * operation's instance slot. A stdio server reads neither, so it skips both.
    */
   private scoped<T>(
     operation: (client: Client) => Promise<T>,
     client: Client,
     requestContext: RequestContext | null,
   ): Promise<T> {
-    const { definition } = this;
-    if (!isHttp(definition)) return operation(client);
+    if (!isHttp(this.definition)) return operation(client);
     const affine = () => withInstanceAffinity(() => operation(client));
-    return definition.fetch ? requestContextScope.run(requestContext, affine) : affine();
+    return this.readsRequestContext ? requestContextScope.run(requestContext, affine) : affine();
   }
 
   private async drop(client: Client): Promise<void> {

@@ -14,15 +14,14 @@ const load = lazyModule(async () => {
   ]);
   return { defaultJsonSchemaValidator, uncheckedPatterns };
 });
-let engines: Awaited<ReturnType<typeof load>> | undefined;
 
 export async function loadValidation(): Promise<void> {
-  engines ??= await load();
+  await load();
 }
 
-function loaded(): NonNullable<typeof engines> {
-  if (!engines) throw new Error('mastra-mcp validated a schema before loading its validation engines');
-  return engines;
+function loaded(): NonNullable<typeof load.loaded> {
+  if (!load.loaded) throw new Error('mastra-mcp validated a schema before loading its validation engines');
+  return load.loaded;
 }
 
 /** The default validator: one object for every server (schema-cache.ts keys compilations by it). */

@@ -62,11 +62,7 @@ function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
  * there. Waiting costs the request a turn of the event loop, and a client that half-closed after
  * its body loses a reply Node's http server has not started by then (it ends such a socket).
  */
-let nodeTransport: typeof import('./sdk-node-transport.js') | undefined;
-const loadNodeTransport = lazyModule(async () => {
-  nodeTransport = await import('./sdk-node-transport.js');
-  return nodeTransport;
-});
+const loadNodeTransport = lazyModule(() => import('./sdk-node-transport.js'));
 
 export class StreamableHttpEndpoint {
   private readonly sessions: LegacySessions;
@@ -233,7 +229,7 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
-    const { NodeStreamableHTTPServerTransport } = nodeTransport ?? (await loadNodeTransport());
+    const { NodeStreamableHTTPServerTransport } = loadNodeTransport.loaded ?? (await loadNodeTransport());
     const { maxSessions, sessionIdleTimeoutMs, maxConcurrentRequests } = this.limits;
     if (!this.sessions.reserve()) {
       const message = capacityMessage(maxSessions, 'legacy sessions', 'maxSessions');
@@ -289,7 +285,7 @@ export class StreamableHttpEndpoint {
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
   ): Promise<void> {
-    const { NodeStreamableHTTPServerTransport } = nodeTransport ?? (await loadNodeTransport());
+    const { NodeStreamableHTTPServerTransport } = loadNodeTransport.loaded ?? (await loadNodeTransport());
     const instance = this.deps.createInstance('serverless', { legacy: true });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
