@@ -4,6 +4,9 @@
  *      Mastra app loads anyway) and a process that imports nothing, each in a fresh `node`
  *      child (medians of --runs); `mastra-mcp/redis` and what the main entry leaves to the first
  *      legacy SSE connection (the deprecated SDK package, Hono's streaming helper) on top of it;
+ *      and a floor: the main entry with the SDK entries and `@mastra/core`'s logger, observability
+ *      and signals replaced by empty modules (bench/fixtures/stub-imports.mjs), which is what
+ *      loading every one of them on first use instead could at best reach;
  *   2. the packed tarball installed from the registry into an empty app: without its peers
  *      (`--omit=peer`), with them, and the peers alone (`@mastra/core`, `zod`): disk (`du -sk
  *      node_modules`) and packages (entries of node_modules/.package-lock.json).
@@ -24,36 +27,63 @@ const { values: flags } = parseArgs({
 const RUNS = Number(flags.runs);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
-/** Imports `specifiers` in order in a fresh process started in the repository (so `mastra-mcp` is dist/). */
-function importOnce(specifiers: readonly string[]): { ms: number; rssMb: number } {
+/** What the floor row replaces with empty modules. */
+const STUBBED = [
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/core',
+  '@mastra/core/logger',
+  '@mastra/core/observability',
+  '@mastra/core/signals',
+];
+
+/** Each stubbed module's export names, read here so the measured process never loads it. */
+async function stubExports(): Promise<string> {
+  const names: Record<string, string[]> = {};
+  for (const specifier of STUBBED) names[specifier] = Object.keys(await import(specifier));
+  return JSON.stringify(names);
+}
+
+/**
+ * Imports `specifiers` in order in a fresh process started in the repository (so `mastra-mcp` is
+ * dist/); with `stubs`, the modules it names load as empty modules.
+ */
+function importOnce(specifiers: readonly string[], stubs?: string): { ms: number; rssMb: number } {
   const code = `
 const start = performance.now();
 for (const specifier of ${JSON.stringify(specifiers)}) await import(specifier);
 const ms = performance.now() - start;
 console.log(JSON.stringify({ ms, rssMb: process.memoryUsage().rss / 2 ** 20 }));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+  const hooks = stubs ? ['--import', './bench/fixtures/stub-imports.mjs'] : [];
+  const out = execFileSync(process.execPath, [...hooks, '--input-type=module', '-e', code], {
     cwd: repo,
     encoding: 'utf8',
+    env: stubs ? { ...process.env, STUB_EXPORTS: stubs } : process.env,
   });
   return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
 }
 
-const imports: [string, string[]][] = [
+const stubs = await stubExports();
+const imports: [string, string[], string?][] = [
   ['nothing (node alone)', []],
   ['@mastra/core/tools', ['@mastra/core/tools']],
   ['mastra-mcp', ['mastra-mcp']],
+  ['@mastra/core/tools, then the SDK client entry', ['@mastra/core/tools', '@modelcontextprotocol/client']],
+  ['@mastra/core/tools, then the SDK server entry', ['@mastra/core/tools', '@modelcontextprotocol/server']],
   ['mastra-mcp, then mastra-mcp/redis', ['mastra-mcp', 'mastra-mcp/redis']],
   [
     'mastra-mcp, then what startSSE/startHonoSSE load',
     ['mastra-mcp', '@modelcontextprotocol/server-legacy/sse', 'hono/streaming'],
   ],
+  ['@mastra/core/tools, SDK and logger/observability/signals stubbed', ['@mastra/core/tools'], stubs],
+  ['mastra-mcp, SDK and logger/observability/signals stubbed (floor)', ['mastra-mcp'], stubs],
 ];
 
 console.log(`import() in a fresh process, median of ${RUNS} (rounds interleaved)`);
 const samples = imports.map(() => ({ ms: [] as number[], rss: [] as number[] }));
 for (let round = 0; round < RUNS; round++) {
-  for (const [index, [, specifiers]] of imports.entries()) {
-    const { ms, rssMb } = importOnce(specifiers);
+  for (const [index, [, specifiers, stubbed]] of imports.entries()) {
+    const { ms, rssMb } = importOnce(specifiers, stubbed);
     samples[index]?.ms.push(ms);
     samples[index]?.rss.push(rssMb);
   }
@@ -63,9 +93,11 @@ for (const [index, [label]] of imports.entries()) {
   const sample = samples[index];
   if (!sample) continue;
   const ms = median(sample.ms);
-  const versus = index > 1 ? `  ${(ms / tools).toFixed(2)}x @mastra/core/tools` : '';
+  // The floor row compares with @mastra/core/tools under the same hooks (they slow every import).
+  const base = imports[index]?.[2] ? median(samples[imports.length - 2]?.ms ?? []) : tools;
+  const versus = index > 1 ? `  ${(ms / base).toFixed(2)}x @mastra/core/tools` : '';
   console.log(
-    `  ${label.padEnd(62)} ${ms.toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB${versus}`,
+    `  ${label.padEnd(66)} ${ms.toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB${versus}`,
   );
 }
 
