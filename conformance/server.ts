@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTool } from '@mastra/core/tools';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   type ElicitationRequest,
@@ -581,6 +582,133 @@ const prompts: MCPServerPrompts = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Tasks (scenarios tasks-*): which of these run as tasks is the server's `tasks.tools` option
+// ---------------------------------------------------------------------------------------------
+
+/** Resolves after `ms`, or rejects once `signal` aborts (a cancelled task stops its work). */
+function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+const greet = createTool({
+  id: 'greet',
+  description: 'Greets someone (never a task)',
+  inputSchema: z.object({ name: z.string() }),
+  execute: async ({ name }) => ({ content: [{ type: 'text', text: `Hello, ${name}!` }] }),
+});
+
+const slow_compute = createTool({
+  id: 'slow_compute',
+  description: 'Sleeps `seconds`, then answers (a task for clients that declared the extension)',
+  inputSchema: z.object({ seconds: z.number().min(0).max(600), label: z.string().optional() }),
+  execute: async ({ seconds, label }, context) => {
+    await sleepUnlessAborted(seconds * 1000, mcpOf(context).extra.signal);
+    return { content: [{ type: 'text', text: `Computed ${label ?? 'result'} after ${seconds}s` }] };
+  },
+});
+
+const failing_job = createTool({
+  id: 'failing_job',
+  description: 'Runs for about a second, then reports a tool error (runs only as a task)',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    await sleepUnlessAborted(1000, mcpOf(context).extra.signal);
+    return { content: [{ type: 'text', text: 'The job failed: simulated failure' }], isError: true };
+  },
+});
+
+const protocol_error_job = createTool({
+  id: 'protocol_error_job',
+  description: 'Fails with a JSON-RPC internal error (its task ends failed)',
+  inputSchema: noArguments,
+  execute: async () => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The job crashed: simulated internal error');
+  },
+});
+
+const confirm_delete = createTool({
+  id: 'confirm_delete',
+  description: 'Asks the user to confirm deleting a file, then reports what happened',
+  inputSchema: z.object({ filename: z.string() }),
+  execute: async ({ filename }, context) => {
+    const answer = await mcpOf(context).elicitation.sendRequest({
+      message: `Delete ${filename}?`,
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean' } },
+        required: ['confirm'],
+      },
+    });
+    const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
+    return { content: [{ type: 'text', text: confirmed ? `Deleted ${filename}` : `Kept ${filename}` }] };
+  },
+});
+
+const multi_input = createTool({
+  id: 'multi_input',
+  description: 'Asks two questions at once',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const { elicitation } = mcpOf(context);
+    const [name, confirm] = await Promise.all([
+      elicitation.sendRequest({
+        message: 'Your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      }),
+      elicitation.sendRequest({
+        message: 'Proceed?',
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean' } },
+          required: ['confirm'],
+        },
+      }),
+    ]);
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `name=${String(name.content?.name)} confirm=${String(confirm.content?.confirm)}`,
+        },
+      ],
+    };
+  },
+});
+
+const test_tool_with_task = createTool({
+  id: 'test_tool_with_task',
+  description: 'Asks for a name, then greets it after a while (runs only as a task)',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    const answer = await mcp.elicitation.sendRequest({
+      message: 'What is your name?',
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+      },
+    });
+    // Working on after the answer: this is where the call becomes a task.
+    await sleepUnlessAborted(500, mcp.extra.signal);
+    return {
+      content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}!` }],
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
 // Server
 // ---------------------------------------------------------------------------------------------
 
@@ -611,9 +739,28 @@ const mcp = new MCPServer({
     test_streaming_elicitation,
     test_logging_tool,
     test_custom_header,
+    greet,
+    slow_compute,
+    failing_job,
+    protocol_error_job,
+    confirm_delete,
+    multi_input,
+    test_tool_with_task,
   },
   resources,
   prompts,
+  tasks: {
+    tools: {
+      slow_compute: 'optional',
+      failing_job: 'required',
+      protocol_error_job: 'optional',
+      confirm_delete: 'optional',
+      multi_input: 'optional',
+      // Asks for the name with the call's own input_required rounds, then becomes a task.
+      test_tool_with_task: { support: 'required', inputBeforeTask: true },
+    },
+    pollIntervalMs: 200,
+  },
 });
 
 const HTTP_PATH = '/mcp';

@@ -37,10 +37,16 @@ if ((runner_major < 22)); then
   exit 2
 fi
 
+# Extension scenarios (tagged `extension`, on no revision's timeline) of the extensions the package
+# implements, by name prefix, and the revision each is run at (with the runner's --force).
+EXTENSION_PREFIXES=(tasks-)
+EXTENSION_REVISION=2026-07-28
+
 # plan_runs server|client "<names, or empty for all>": one run per scenario and revision of
-# REVISIONS it is tagged for. Sets LISTED (what the suite lists, `name tags`), LABELS
-# (`name@revision`), REVISION_OF (the revision of each label) and UNTAGGED (scenarios tagged for
-# none of REVISIONS).
+# REVISIONS it is tagged for, and one at EXTENSION_REVISION per extension scenario named by
+# EXTENSION_PREFIXES. Sets LISTED (what the suite lists, `name tags`), LABELS (`name@revision`),
+# REVISION_OF (the revision of each label), FORCED (labels run with --force) and UNTAGGED
+# (scenarios run at none of them).
 plan_runs() {
   local kind=$1 wanted=$2 entry name tags revision matched
   # `list --server` / `list --client` print `  - name [rev,rev,...]`: keep the name and its tags.
@@ -55,6 +61,8 @@ plan_runs() {
   LABELS=()
   REVISION_OF=()
   UNTAGGED=()
+  declare -gA FORCED=()
+  local prefix
   for entry in "${LISTED[@]}"; do
     name=${entry%% *}
     tags=",${entry#* },"
@@ -67,6 +75,16 @@ plan_runs() {
         matched=1
       fi
     done
+    if ((matched == 0)) && [[ "$tags" == *",extension,"* ]]; then
+      for prefix in "${EXTENSION_PREFIXES[@]}"; do
+        if [[ "$name" == "$prefix"* ]]; then
+          LABELS+=("$name@$EXTENSION_REVISION")
+          REVISION_OF+=("$EXTENSION_REVISION")
+          FORCED["$name@$EXTENSION_REVISION"]=1
+          matched=1
+        fi
+      done
+    fi
     if ((matched == 0)); then UNTAGGED+=("$name"); fi
   done
 }

@@ -170,6 +170,10 @@ const ERRORS = {
   SERVER_EVENTS_CLOSED: 'USER',
   /** `events.emit()` of an event type that is not defined. */
   SERVER_UNKNOWN_EVENT_TYPE: 'USER',
+  /** The `tasks` option is malformed (an unknown support value, a tool it does not serve, a bad number). */
+  SERVER_INVALID_TASKS_OPTION: 'USER',
+  /** The in-memory task store is full of unfinished tasks (its `maxTasks` option). */
+  SERVER_TASKS_STORE_FULL: 'USER',
   // Redis stores
   /** A Redis store option is malformed. */
   REDIS_INVALID_OPTION: 'USER',

@@ -145,6 +145,16 @@ export {
 } from './server/request-state.js';
 export { MCPServer, type MCPServerHonoSSEStartOptions } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
+export { InMemoryMCPTaskStore, type InMemoryMCPTaskStoreOptions } from './server/tasks/memory-store.js';
+export type {
+  MCPServerTasksConfig,
+  MCPStoredTask,
+  MCPTaskSignal,
+  MCPTaskStore,
+  MCPTaskStoreListener,
+  MCPTaskSupport,
+  MCPTaskUpdate,
+} from './server/tasks/types.js';
 export type { ToolInfo } from './server/tool-info.js';
 export type { SSETransport } from './server/transports/hono-sse-transport.js';
 export { requestUrl } from './server/transports/request-target.js';

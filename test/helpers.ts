@@ -135,14 +135,15 @@ export interface ModernRequestOptions {
 
 /**
  * One raw 2026-07-28 request as fetch() options: JSON in, JSON or SSE out, the routing headers
- * (`Mcp-Name` from `params.name` or `params.uri`) and the `_meta` envelope in `params`.
+ * (`Mcp-Name` from `params.name`, `params.uri` or a task's `params.taskId`) and the `_meta`
+ * envelope in `params`.
  */
 export function modernRequest(
   method: string,
   params: Record<string, unknown> = {},
   options: ModernRequestOptions = {},
 ): RequestInit & { headers: Record<string, string>; body: string } {
-  const target = params.name ?? params.uri;
+  const target = params.name ?? params.uri ?? params.taskId;
   return {
     method: 'POST',
     headers: {

@@ -12,6 +12,8 @@ export {
   InMemoryMCPEventCursorStore,
   InMemoryMCPEventStore,
   type InMemoryMCPEventStoreOptions,
+  InMemoryMCPTaskStore,
+  type InMemoryMCPTaskStoreOptions,
   InMemoryOAuthStorage,
   type IntrospectionValidatorOptions,
   type LogHandler,
@@ -88,10 +90,17 @@ export {
   type MCPServerRequestStateOptions,
   type MCPServerResourceContent,
   type MCPServerResources,
+  type MCPServerTasksConfig,
   type MCPServerTypes,
   type MCPServerWebhookOptions,
   type MCPServerWebhookRetryOptions,
   type MCPStoredEvent,
+  type MCPStoredTask,
+  type MCPTaskSignal,
+  type MCPTaskStore,
+  type MCPTaskStoreListener,
+  type MCPTaskSupport,
+  type MCPTaskUpdate,
   type MCPTool,
   type MCPToolContext,
   type MCPToolDefinition,
@@ -208,6 +217,11 @@ declare const DeliveryStatusSchema: z.ZodObject<{
     throttled: z.ZodOptional<z.ZodBoolean>;
     retryAfterMs: z.ZodOptional<z.ZodNumber>;
 }, z.core.$loose>;
+interface DetailedTask extends Task {
+    inputRequests?: Record<string, TaskInputRequest>;
+    result?: Record<string, unknown>;
+    error?: TaskError;
+}
 declare const ERRORS: {
     readonly CLIENT_INVALID_SERVER_CONFIG: "USER";
     readonly CLIENT_INVALID_TYPEGEN_CONFIG: "USER";
@@ -285,6 +299,8 @@ declare const ERRORS: {
     readonly SERVER_INVALID_EVENT_DATA: "USER";
     readonly SERVER_EVENTS_CLOSED: "USER";
     readonly SERVER_UNKNOWN_EVENT_TYPE: "USER";
+    readonly SERVER_INVALID_TASKS_OPTION: "USER";
+    readonly SERVER_TASKS_STORE_FULL: "USER";
     readonly REDIS_INVALID_OPTION: "USER";
     readonly REDIS_UNAVAILABLE: "THIRD_PARTY";
     readonly REDIS_COMMAND_FAILED: "THIRD_PARTY";
@@ -356,6 +372,26 @@ declare class InMemoryMCPEventStore implements MCPEventStore {
 interface InMemoryMCPEventStoreOptions {
     maxEvents?: number;
     maxAgeMs?: number;
+}
+declare class InMemoryMCPTaskStore implements MCPTaskStore {
+    private readonly tasks;
+    private readonly listeners;
+    private readonly maxTasks;
+    private nextSweep;
+    constructor(options?: InMemoryMCPTaskStoreOptions);
+    get size(): number;
+    create(task: MCPStoredTask): Promise<void>;
+    get(taskId: string): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
+    watch(listener: MCPTaskStoreListener): () => void;
+    private live;
+    private emitChanged;
+    private sweep;
+    private dropOldestFinished;
+}
+interface InMemoryMCPTaskStoreOptions {
+    maxTasks?: number;
 }
 declare class InMemoryOAuthStorage implements OAuthStorage {
     private readonly entries;
@@ -831,6 +867,7 @@ declare class MCPServer extends MCPServerBase {
     private readonly resourceHandlers;
     private stdio;
     private readonly eventsService;
+    private readonly tasksService;
     private readonly mastraTools;
     readonly resourceOptions: MCPServerConfig['resources'];
     readonly promptOptions: MCPServerConfig['prompts'];
@@ -919,6 +956,7 @@ interface MCPServerConfig extends MCPServerConfig {
     prompts?: MCPServerPrompts;
     appResources?: AppResources;
     events?: MCPServerEventsConfig;
+    tasks?: MCPServerTasksConfig;
     notifications?: {
         bus?: MCPServerEventBus;
     };
@@ -1020,6 +1058,15 @@ type MCPServerResources = {
         uriTemplate: string;
     }) => MCPServerCompletion | Promise<MCPServerCompletion>;
 };
+interface MCPServerTasksConfig {
+    tools?: Record<string, MCPTaskSupport | MCPToolTaskConfig>;
+    store?: MCPTaskStore;
+    ttlMs?: number | null;
+    pollIntervalMs?: number;
+    maxTasks?: number;
+    maxTasksPerPrincipal?: number;
+    principal?: (authInfo: AuthInfo) => string | undefined;
+}
 type MCPServerTypes = Record<string, {
     tools: Record<string, {
         input: unknown;
@@ -1049,6 +1096,38 @@ interface MCPServerWebhookRetryOptions {
 interface MCPStoredEvent {
     position: string;
     occurrence: MCPEventOccurrence;
+}
+interface MCPStoredTask extends DetailedTask {
+    owner?: string;
+    toolName: string;
+    instanceId: string;
+    expiresAt?: number;
+}
+type MCPTaskSignal = {
+    type: 'input';
+    inputResponses: Record<string, unknown>;
+} | {
+    type: 'cancel';
+};
+interface MCPTaskStore {
+    create(task: MCPStoredTask): Promise<void>;
+    get(taskId: string): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
+    watch(listener: MCPTaskStoreListener): () => void;
+    close?(): Promise<void>;
+}
+interface MCPTaskStoreListener {
+    changed?(task: MCPStoredTask): void;
+    signal?(taskId: string, signal: MCPTaskSignal): void;
+}
+type MCPTaskSupport = 'forbidden' | 'optional' | 'required';
+interface MCPTaskUpdate {
+    status?: TaskStatus;
+    statusMessage?: string | undefined;
+    inputRequests?: DetailedTask['inputRequests'];
+    result?: DetailedTask['result'];
+    error?: DetailedTask['error'];
 }
 type MCPTool = Tool<any, unknown>;
 interface MCPToolContext {
@@ -1082,6 +1161,10 @@ type MCPToolExecuteResult<TOutput> = TOutput | (CallToolResult & Record<string, 
 type MCPToolMap<TServers> = IsUntyped<TServers> extends true ? Record<string, MCPTool> : {
     [E in ToolEntries<TServers> as E['key']]?: TypedToolOf<E['entry']>;
 };
+interface MCPToolTaskConfig {
+    support: MCPTaskSupport;
+    inputBeforeTask?: boolean;
+}
 interface MCPToolsWithErrors<TServers = never> extends FanOutErrors {
     tools: MCPToolMap<TServers>;
 }
@@ -1241,6 +1324,25 @@ interface StreamableHTTPServerTransportOptions extends HostGuardOptions {
     enableJsonResponse?: boolean;
     eventStore?: EventStore;
 }
+interface Task {
+    taskId: string;
+    status: TaskStatus;
+    statusMessage?: string;
+    createdAt: string;
+    lastUpdatedAt: string;
+    ttlMs: number | null;
+    pollIntervalMs?: number;
+}
+interface TaskError {
+    code: number;
+    message: string;
+    data?: unknown;
+}
+interface TaskInputRequest {
+    method: string;
+    params?: Record<string, unknown>;
+}
+type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 interface TokenValidationResult {
     valid: boolean;
     error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | (string & {});

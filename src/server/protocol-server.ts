@@ -7,27 +7,46 @@
 import type { IMastraLogger } from '@mastra/core/logger';
 import {
   type CallToolResult,
+  type InputRequiredResult,
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   type Server,
   type ServerCapabilities,
   type ServerContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import type { EventsService } from './events/service.js';
 import { quoted } from './issues.js';
 import type { ResolvedLimits } from './limits.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
-import { type ErrorReporting, ErrorShapingServer, failureMessage, requestParams } from './request-errors.js';
+import {
+  type ErrorReporting,
+  ErrorShapingServer,
+  failureMessage,
+  protocolErrorIn,
+  requestParams,
+} from './request-errors.js';
 import type { ResourceHandlers } from './resources.js';
-import type { SuspendedCalls } from './suspended-calls.js';
-import { type Elicit, mcpRequestContext, requestExtra, toolContext } from './tool-context.js';
+import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
+import type { TasksService, TaskWork } from './tasks/service.js';
+import type { MCPTaskSupport } from './tasks/types.js';
+import {
+  type Elicit,
+  handedOverToolContext,
+  mcpRequestContext,
+  requestExtra,
+  taskToolContext,
+  toolContext,
+} from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
 import { exposeTraceContext, inToolSpan, type TracedHost, traced } from './trace-context.js';
+import type { MCPRequestExtra, MCPToolContext } from './types.js';
 
 export const promptGetParams = requestParams(
   z.looseObject({
@@ -49,6 +68,8 @@ export interface ProtocolHost extends TracedHost {
   logger: IMastraLogger;
   /** The `events` option's state; it attaches `events/*` to 2026-07-28 instances only. */
   events?: EventsService | undefined;
+  /** The `tasks` option's state; it attaches `tasks/*` to 2026-07-28 instances only. */
+  tasks?: TasksService | undefined;
   limits: ResolvedLimits;
   /** The `redactErrors` option: thrown callback errors reach the client as a generic message. */
   redactErrors: boolean;
@@ -85,6 +106,20 @@ export function capabilitiesOf(host: ProtocolHost, mode: ElicitationMode): Serve
   return capabilities;
 }
 
+/** How a tool runs for a client that declared the Tasks extension (derived ask_/run_ tools may by default). */
+function supportOf(entry: ToolEntry, tasks: TasksService): MCPTaskSupport {
+  return tasks.supportOf(entry.name, entry.kind !== 'tool');
+}
+
+/** A tool as 2026-07-28 clients list it when tasks are on: its `_meta` says whether it may return a task. */
+function withTaskSupport(tool: Tool, host: ProtocolHost): Tool {
+  const entry = host.registry.get(tool.name);
+  const support = entry && host.tasks ? supportOf(entry, host.tasks) : 'forbidden';
+  return support === 'forbidden'
+    ? tool
+    : { ...tool, _meta: { ...tool._meta, [TASK_SUPPORT_META_KEY]: support } };
+}
+
 /** Where a server's errors are logged, and whether clients see their detail. */
 function reportingOf(host: ProtocolHost): ErrorReporting {
   return {
@@ -95,13 +130,16 @@ function reportingOf(host: ProtocolHost): ErrorReporting {
 
 /**
  * Runs a tool to a `CallToolResult`: thrown errors and rejected arguments become `isError`
- * results. Rejected arguments describe the caller's own input, so they are never redacted.
+ * results. Rejected arguments describe the caller's own input, so they are never redacted. For a
+ * task (`forTask`), a `ProtocolError` the tool threw on purpose is rethrown (the task fails with
+ * it), and so is whatever it threw once the task's signal aborted (it was cancelled or expired).
  */
 export async function runTool(
   entry: ToolEntry,
   args: unknown,
   invocation: ToolInvocation,
   reporting: ErrorReporting,
+  { forTask = false } = {},
 ): Promise<CallToolResult> {
   try {
     const output = await inToolSpan(invocation.tracingContext, entry, args, (tracingContext) =>
@@ -110,8 +148,43 @@ export async function runTool(
     return toCallToolResult(entry, output);
   } catch (error) {
     if (error instanceof ToolArgumentsError) return errorResult(error.message);
+    if (forTask && (invocation.signal?.aborted || protocolErrorIn(error))) throw error;
     return errorResult(failureMessage(reporting, `Tool '${entry.name}' failed`, error));
   }
+}
+
+/**
+ * A `tools/call` that runs as a task. The task is created when the call arrives, unless the tool
+ * asks first (`inputBeforeTask`): then its questions are the call's own `input_required` rounds,
+ * and the task is created on the round after which it works on without asking (the
+ * specification's multi-round-trip-then-task composition). Returns the CreateTaskResult, which
+ * the SDK passes through for tools/call (resultType 'task'), or the round's own answer.
+ */
+async function serveAsTask(
+  ctx: ServerContext,
+  name: string,
+  tasks: TasksService,
+  suspended: SuspendedCalls,
+  invoke: (mcp: MCPToolContext, signal: AbortSignal, forTask: boolean) => Promise<CallToolResult>,
+  extra: MCPRequestExtra,
+  project: (result: CallToolResult) => CallToolResult,
+): Promise<CallToolResult | InputRequiredResult> {
+  const created = (work: TaskWork) => tasks.start(ctx, name, work) as Promise<CallToolResult>;
+  if (!tasks.asksBeforeTask(name)) {
+    return created(async (run) => project(await invoke(taskToolContext(extra, run), run.signal, true)));
+  }
+  const outcome = await suspended.serve(
+    ctx,
+    name,
+    (run) => invoke(handedOverToolContext(ctx, run, extra), run.signal, true),
+    { untilWorking: true },
+  );
+  if (isInputRequiredResult(outcome)) return outcome;
+  if (!isStillWorking(outcome)) return project(outcome);
+  return created(async (run) => {
+    outcome.handOver(run);
+    return project(await outcome.result);
+  });
 }
 
 function elicitFor(mode: ElicitationMode, ctx: ServerContext): Elicit {
@@ -146,8 +219,12 @@ export function createProtocolServer(
   );
   const subscriptions = new Set<string>();
 
+  const { tasks } = host;
+  const taskAware = tasks?.enabled && mode === 'modern';
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const tools = host.registry.list();
+    const tools = taskAware
+      ? host.registry.list().map((tool) => withTaskSupport(tool, host))
+      : host.registry.list();
     if (!host.access.provider()) return { tools };
     const extra = requestExtra(ctx);
     return { tools: await host.access.visible(tools, mcpRequestContext(extra), extra) };
@@ -168,24 +245,30 @@ export function createProtocolServer(
       // Only now, so authorization never sees it.
       exposeTraceContext(requestContext, trace);
       // A suspended run (2026-07-28 elicitation) stays under the span of the request that started it.
-      const start = (elicit: Elicit) => {
+      const invoke = (mcp: MCPToolContext, signal: AbortSignal, forTask = false) => {
         const invocation: ToolInvocation = {
-          mcp: toolContext(ctx, elicit, extra),
+          mcp,
           requestContext,
-          signal: ctx.mcpReq.signal,
+          signal,
           tracingContext: trace.tracingContext,
         };
         const mastra = host.mastra();
         if (mastra) invocation.mastra = mastra;
-        return runTool(entry, request.params.arguments, invocation, reporting);
+        return runTool(entry, request.params.arguments, invocation, reporting, { forTask });
       };
-      if (mode === 'modern') {
-        const outcome = await host.suspended.serve(ctx, name, start);
-        if (isInputRequiredResult(outcome)) return outcome;
-        return server.projectCallToolResult(outcome as CallToolResult, entry.definition.outputSchema);
+      const project = (result: CallToolResult) =>
+        server.projectCallToolResult(result, entry.definition.outputSchema);
+      if (taskAware && tasks.runsAsTask(ctx, supportOf(entry, tasks), name)) {
+        return serveAsTask(ctx, name, tasks, host.suspended, invoke, extra, project);
       }
-      const result = await start(elicitFor(mode, ctx));
-      return server.projectCallToolResult(result, entry.definition.outputSchema);
+      if (mode === 'modern') {
+        const outcome = await host.suspended.serve(ctx, name, (run) =>
+          invoke(toolContext(ctx, run.elicit, extra), run.signal),
+        );
+        if (isInputRequiredResult(outcome)) return outcome;
+        return project(outcome as CallToolResult);
+      }
+      return project(await invoke(toolContext(ctx, elicitFor(mode, ctx), extra), ctx.mcpReq.signal));
     });
   });
 
@@ -227,5 +310,6 @@ export function createProtocolServer(
   if (host.events && mode !== 'legacy' && !scope.legacy) {
     host.events.attach(server, { streaming: !scope.jsonOnly });
   }
+  if (taskAware) tasks.attach(server);
   return { server, subscriptions };
 }

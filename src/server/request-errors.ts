@@ -50,6 +50,16 @@ export class CallbackError extends Error {
   }
 }
 
+/** The first ProtocolError in `error`'s cause chain (a tool or callback threw it on purpose). */
+export function protocolErrorIn(error: unknown): ProtocolError | undefined {
+  let current = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof ProtocolError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Runs a user callback; what it throws (other than a deliberate ProtocolError) becomes a CallbackError. */
 export async function runCallback<T>(
   failure: string,
@@ -107,6 +117,16 @@ function shapeError(method: string, error: unknown, reporting: ErrorReporting): 
   );
 }
 
+/**
+ * A CreateTaskResult (Tasks extension) as the handler returned it: the SDK's tools/call result
+ * check adds `content: []` to any result without content, as it knows only the 2025-11-25 nested
+ * `task` form as a result of another family.
+ */
+function withoutContent(result: Result): Result {
+  const { content: _content, ...task } = result;
+  return task;
+}
+
 /** The SDK `Server` with every request handler's errors shaped for the wire (see the module comment). */
 export class ErrorShapingServer extends Server {
   constructor(
@@ -126,7 +146,8 @@ export class ErrorShapingServer extends Server {
     const wrapped = super._wrapHandler(method, handler);
     return async (request, ctx) => {
       try {
-        return await wrapped(request, ctx);
+        const result = await wrapped(request, ctx);
+        return method === 'tools/call' && result.resultType === 'task' ? withoutContent(result) : result;
       } catch (error) {
         // Read at call time: the SDK constructor registers handlers before `reporting` is set.
         throw shapeError(method, error, this.reporting);

@@ -39,6 +39,7 @@ import { resolveRequestState } from './request-state.js';
 import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
+import { TasksService } from './tasks/service.js';
 import type { ToolEntry } from './tool-entry.js';
 import { coreTool, type ToolInfo, toolInfo } from './tool-info.js';
 import type { HonoSSETransportOptions, HonoSseEndpoint } from './transports/hono-sse.js';
@@ -80,6 +81,7 @@ export class MCPServer extends MCPServerBase {
   private readonly resourceHandlers: ResourceHandlers | undefined;
   private stdio: StdioServing | undefined;
   private readonly eventsService: EventsService;
+  private readonly tasksService: TasksService;
   private readonly mastraTools = new MastraToolSync(
     () => this.id,
     () => this.logger,
@@ -136,6 +138,8 @@ export class MCPServer extends MCPServerBase {
     const self = this;
     this.eventsService = new EventsService(config.events, () => this.logger);
     this.events = this.eventsService.api;
+    this.tasksService = new TasksService(config.tasks, requestState.instanceId, () => this.logger);
+    this.tasksService.warnUnserved((name) => this.registry.get(name) !== undefined);
     this.host = {
       get id() {
         return self.id;
@@ -163,6 +167,7 @@ export class MCPServer extends MCPServerBase {
       },
       mastra: () => this.mastra,
       events: this.eventsService.enabled ? this.eventsService : undefined,
+      tasks: this.tasksService.enabled ? this.tasksService : undefined,
       limits: this.limits,
       redactErrors: config.redactErrors ?? false,
     };
@@ -320,6 +325,7 @@ export class MCPServer extends MCPServerBase {
   async close(): Promise<void> {
     // First, while transports are still open: push streams and webhooks get their last frame.
     await this.eventsService.close();
+    await this.tasksService.close();
     this.suspended.cancelAll();
     const stdio = this.stdio;
     this.stdio = undefined;

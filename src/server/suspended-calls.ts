@@ -19,7 +19,6 @@ import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
   type ElicitResult,
-  fromJsonSchema,
   type InputRequiredResult,
   inputRequired,
   ProtocolError,
@@ -27,12 +26,11 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { MCP_INSTANCE_ID_HEADER } from '../shared/instance-header.js';
 import { principalOf } from './auth/principal.js';
+import { checkElicitAnswer } from './elicit-answer.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from './limits.js';
 import { localRequestState, type ResolvedRequestState, rotatingCodec } from './request-state.js';
-import { formatIssues } from './tool-schema.js';
 import type { ElicitationRequest } from './types.js';
 
 /** `data.reason` of the error a retry gets on an instance that does not hold its suspended call. */
@@ -63,12 +61,36 @@ interface Question {
   reject: (error: Error) => void;
 }
 
-const elicitResultSchema = z.object({
-  action: z.enum(['accept', 'decline', 'cancel']),
-  content: z.record(z.string(), z.unknown()).optional(),
-});
+type Elicit = (request: ElicitationRequest) => Promise<ElicitResult>;
 
-class SuspendedCall {
+/** What a run that became a task talks to from then on (a TaskRun). */
+export interface TaskSink {
+  elicit: Elicit;
+  signal: AbortSignal;
+  report(message: string): void;
+}
+
+/** What a tool run started by `serve()` asks through, and what it reports to once it became a task. */
+export interface RunHandle {
+  elicit: Elicit;
+  signal: AbortSignal;
+  readonly task: TaskSink | undefined;
+}
+
+/**
+ * A run that was still working one event-loop turn after a round: the caller makes it a task
+ * (`handOver`: its later questions, progress and aborts go through the task) and awaits `result`.
+ */
+export interface StillWorking {
+  result: Promise<CallToolResult>;
+  handOver(task: TaskSink): void;
+}
+
+export function isStillWorking(value: object): value is StillWorking {
+  return 'handOver' in value;
+}
+
+class SuspendedCall implements RunHandle {
   readonly id = randomUUID();
   question: Question | undefined;
   result!: Promise<CallToolResult>;
@@ -76,6 +98,9 @@ class SuspendedCall {
   private asked!: Promise<'asked'>;
   private signalAsked!: () => void;
   private questions = 0;
+  task: TaskSink | undefined;
+  /** The run's abort signal: the first round's request, then the task's once it became one. */
+  private readonly abort = new AbortController();
 
   constructor(
     readonly toolName: string,
@@ -90,11 +115,33 @@ class SuspendedCall {
     });
   }
 
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Aborts the run when `signal` does, until the returned function is called. */
+  follow(signal: AbortSignal): () => void {
+    const abort = () => this.abort.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    return () => signal.removeEventListener('abort', abort);
+  }
+
   readonly elicit = (request: ElicitationRequest): Promise<ElicitResult> =>
-    new Promise((resolve, reject) => {
-      this.question = { key: `elicitation-${++this.questions}`, request, resolve, reject };
-      this.signalAsked();
-    });
+    this.task
+      ? this.task.elicit(request)
+      : new Promise((resolve, reject) => {
+          this.question = { key: `elicitation-${++this.questions}`, request, resolve, reject };
+          this.signalAsked();
+        });
+
+  /** From now on the run talks to `task`: the question asked just now goes there too. */
+  handOver(task: TaskSink): void {
+    this.follow(task.signal);
+    this.task = task;
+    const question = this.question;
+    this.question = undefined;
+    if (question) task.elicit(question.request).then(question.resolve, question.reject);
+  }
 
   answer(result: ElicitResult): void {
     const question = this.question;
@@ -110,9 +157,14 @@ class SuspendedCall {
     question?.reject(error);
   }
 
-  /** Resolves with the tool's result, or with 'asked' once it waits for input. */
-  next(): Promise<CallToolResult | 'asked'> {
-    return Promise.race([this.result, this.asked]);
+  /**
+   * Resolves with the tool's result, or with 'asked' once it waits for input; with `untilWorking`,
+   * with 'working' when it has done neither one event-loop turn later.
+   */
+  next(untilWorking: boolean): Promise<CallToolResult | 'asked' | 'working'> {
+    if (!untilWorking) return Promise.race([this.result, this.asked]);
+    const working = new Promise<'working'>((resolve) => setImmediate(() => resolve('working')));
+    return Promise.race([this.result, this.asked, working]);
   }
 }
 
@@ -138,28 +190,35 @@ export class SuspendedCalls {
 
   /**
    * Serves one round of a `tools/call`: starts the tool on the first round, feeds the client's
-   * answer in on a retry, and returns either the final result or the next question.
+   * answer in on a retry, and returns either the final result or the next question. With
+   * `untilWorking` (a tool that asks first and then runs as a task), a run that neither asked nor
+   * finished one event-loop turn after the round is handed back as {@link StillWorking}.
    */
   async serve(
     ctx: ServerContext,
     toolName: string,
-    start: (elicit: (request: ElicitationRequest) => Promise<ElicitResult>) => Promise<CallToolResult>,
-  ): Promise<CallToolResult | InputRequiredResult> {
+    start: (run: RunHandle) => Promise<CallToolResult>,
+    { untilWorking = false } = {},
+  ): Promise<CallToolResult | InputRequiredResult | StillWorking> {
     const state = ctx.mcpReq.requestState<SuspendedState>();
     const principal = principalOf(ctx.http?.authInfo) ?? ANONYMOUS;
     let call: SuspendedCall;
+    let unfollow = () => {};
     if (state === undefined) {
       call = new SuspendedCall(toolName, principal);
-      call.result = start(call.elicit);
+      // Only while this first round is in flight: its request ends (and the SDK aborts its
+      // signal) once it answers, and the run outlives it.
+      unfollow = call.follow(ctx.mcpReq.signal);
+      call.result = start(call);
     } else {
       call = this.resume(ctx, state, toolName, principal);
     }
-    const outcome = await call.next();
-    if (outcome !== 'asked') {
-      this.forget(call);
-      return outcome;
-    }
-    return this.park(call);
+    const outcome = await call.next(untilWorking);
+    unfollow();
+    if (outcome === 'asked') return this.park(call);
+    this.forget(call);
+    if (outcome !== 'working') return outcome;
+    return { result: call.result, handOver: (task) => call.handOver(task) };
   }
 
   private resume(
@@ -193,31 +252,9 @@ export class SuspendedCalls {
       );
     }
     const response = ctx.mcpReq.inputResponses?.[state.key];
-    if (response !== undefined) call.answer(this.checkAnswer(toolName, call.question, response));
+    if (response !== undefined)
+      call.answer(checkElicitAnswer(toolName, state.key, call.question.request, response));
     return call;
-  }
-
-  private checkAnswer(toolName: string, question: Question, response: unknown): ElicitResult {
-    const parsed = elicitResultSchema.safeParse(response);
-    if (!parsed.success) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Tool '${toolName}': inputResponses.${question.key} is not an elicitation result: ${parsed.error.issues
-          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-          .join('; ')}`,
-      );
-    }
-    const result = parsed.data as ElicitResult;
-    if (result.action === 'accept' && result.content) {
-      const outcome = fromJsonSchema(question.request.requestedSchema)['~standard'].validate(result.content);
-      if (!(outcome instanceof Promise) && outcome.issues) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Tool '${toolName}': inputResponses.${question.key} does not match the requested schema: ${formatIssues(outcome.issues).join('; ')}`,
-        );
-      }
-    }
-    return result;
   }
 
   private async park(call: SuspendedCall): Promise<InputRequiredResult> {

@@ -19,6 +19,7 @@ import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
 import type { MCPServerLimits } from './limits.js';
 import type { MCPServerRequestStateOptions } from './request-state.js';
+import type { MCPServerTasksConfig } from './tasks/types.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
@@ -128,6 +129,11 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   appResources?: AppResources;
   /** MCP Events (SEP-3415): event types clients list and receive by poll, push or webhook. */
   events?: MCPServerEventsConfig;
+  /**
+   * MCP Tasks (SEP-2663): which tools answer a 2026-07-28 `tools/call` with a task the client
+   * polls, updates and cancels, and where tasks are kept.
+   */
+  tasks?: MCPServerTasksConfig;
   /**
    * Instances of one server behind one URL: with a `bus` (e.g. `RedisMCPServerEventBus`), list
    * changes, resource updates and log messages sent on any instance reach the clients of all of

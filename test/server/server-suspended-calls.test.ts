@@ -1,7 +1,7 @@
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { SuspendedCalls } from '../../src/server/suspended-calls.js';
+import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
 
 /** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
@@ -13,7 +13,7 @@ async function round(
 ) {
   const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
   return {
-    mcpReq: { requestState: () => verified, inputResponses },
+    mcpReq: { requestState: () => verified, inputResponses, signal: new AbortController().signal },
     ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
   } as unknown as ServerContext;
 }
@@ -24,10 +24,8 @@ const question: ElicitationRequest = {
 };
 
 function askingTool(seen: string[]) {
-  return async (
-    elicit: (request: ElicitationRequest) => Promise<{ action: string; content?: Record<string, unknown> }>,
-  ) => {
-    const answer = await elicit(question);
+  return async (run: RunHandle) => {
+    const answer = await run.elicit(question);
     seen.push(answer.action);
     return {
       content: [{ type: 'text', text: `hello ${answer.content?.name ?? answer.action}` }],
@@ -132,9 +130,9 @@ describe('SuspendedCalls', () => {
     const calls = new SuspendedCalls(undefined, limits);
     const seen: string[] = [];
     const failed: string[] = [];
-    const tool = async (elicit: Parameters<ReturnType<typeof askingTool>>[0]) => {
+    const tool = async (run: RunHandle) => {
       try {
-        return await askingTool(seen)(elicit);
+        return await askingTool(seen)(run);
       } catch (error) {
         failed.push((error as Error).message);
         return { content: [], isError: true } as CallToolResult;
@@ -203,5 +201,38 @@ describe('SuspendedCalls', () => {
       askingTool(seen),
     );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
+  });
+
+  it("aborts the run with its first round's request only while that round is in flight", async () => {
+    const calls = new SuspendedCalls();
+    const first = new AbortController();
+    const ctx = await round(calls);
+    (ctx.mcpReq as { signal: AbortSignal }).signal = first.signal;
+    let run: RunHandle | undefined;
+    const parked = asInputRequired(
+      await calls.serve(ctx, 'greet', (handle) => {
+        run = handle;
+        return askingTool([])(handle);
+      }),
+    );
+    // The SDK aborts a request's signal once its transport closes after the answer.
+    first.abort(new Error('connection closed'));
+    expect(run?.signal.aborted).toBe(false);
+    const key = Object.keys(parked.inputRequests ?? {})[0] as string;
+    const done = await calls.serve(
+      await round(calls, parked.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
+      'greet',
+      askingTool([]),
+    );
+    expect(done).toMatchObject({ content: [{ text: 'hello Ada' }] });
+
+    const cancelled = new AbortController();
+    const cancelledCtx = await round(calls);
+    (cancelledCtx.mcpReq as { signal: AbortSignal }).signal = cancelled.signal;
+    const result = await calls.serve(cancelledCtx, 'greet', async (handle) => {
+      cancelled.abort(new Error('client went away'));
+      return { content: [{ type: 'text', text: String(handle.signal.aborted) }] } as CallToolResult;
+    });
+    expect(result).toMatchObject({ content: [{ text: 'true' }] });
   });
 });

@@ -1,0 +1,361 @@
+/**
+ * MCPServer's tasks (the MCP Tasks extension, SEP-2663): which `tools/call` becomes a task, the
+ * tasks this instance runs, and `attach()`, which gives one 2026-07-28 instance the `tasks/*`
+ * handlers and advertises the extension. Legacy instances are never attached: 2025-era clients
+ * call the same tools synchronously, as before.
+ *
+ * A task is created only for a request that declared the extension, and answered only once the
+ * store holds it. Every task request checks the caller: another principal's task is answered
+ * exactly like an unknown one (-32602), so its existence is not told. Unfinished tasks are
+ * bounded per server and per principal (anonymous callers share one budget).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IMastraLogger } from '@mastra/core/logger';
+import {
+  type AuthInfo,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpError } from '../../errors.js';
+import {
+  CancelTaskParamsSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  type DetailedTask,
+  declaresTasks,
+  GetTaskParamsSchema,
+  isTerminal,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  TASKS_EXTENSION_ID,
+  TASKS_METHODS,
+  TASKS_REQUIRED_DATA,
+  type TaskError,
+  UpdateTaskParamsSchema,
+} from '../../shared/tasks-wire.js';
+import { defaultPrincipal } from '../auth/principal.js';
+import { protocolErrorIn, requestParams } from '../request-errors.js';
+import { InMemoryMCPTaskStore } from './memory-store.js';
+import { TaskRun } from './task-run.js';
+import type {
+  MCPServerTasksConfig,
+  MCPStoredTask,
+  MCPTaskSignal,
+  MCPTaskStore,
+  MCPTaskSupport,
+} from './types.js';
+
+/** JSON-RPC code of a call refused because the task budget is spent (a server error). */
+export const TASKS_FULL_CODE = -32000;
+
+const SUPPORT_VALUES: ReadonlySet<string> = new Set(['forbidden', 'optional', 'required']);
+
+/** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
+const ANONYMOUS = '';
+
+/** Runs a tool for a task to its `CallToolResult`; throws what the tool threw. */
+export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
+
+function invalidOption(message: string, field: string): Error {
+  return mcpError(MCPErrorCode.SERVER_INVALID_TASKS_OPTION, `tasks: ${message}`, { field });
+}
+
+function positive(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0)
+    throw invalidOption(`'${field}' must be a positive integer`, field);
+  return value;
+}
+
+function missingCapability(what: string): ProtocolError {
+  return new ProtocolError(
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION_ID} extension in the request's client capabilities`,
+    TASKS_REQUIRED_DATA,
+  );
+}
+
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Failed to retrieve task: task '${taskId}' not found (it never existed, expired, or belongs to another caller)`,
+  );
+}
+
+/** The task as the wire shows it: the store's bookkeeping left out. */
+function wireTask(task: MCPStoredTask): DetailedTask & Record<string, unknown> {
+  const { owner: _owner, toolName: _tool, instanceId: _instance, expiresAt: _expires, ...wire } = task;
+  return wire;
+}
+
+export class TasksService {
+  readonly store: MCPTaskStore;
+  private readonly runs = new Map<string, TaskRun>();
+  private readonly perPrincipal = new Map<string, number>();
+  private readonly ttlMs: number | null;
+  private readonly pollIntervalMs: number;
+  private readonly maxTasks: number;
+  private readonly maxTasksPerPrincipal: number;
+  private readonly principal: (authInfo: AuthInfo) => string | undefined;
+  private readonly unwatch: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly config: MCPServerTasksConfig | undefined,
+    readonly instanceId: string,
+    private readonly logger: () => IMastraLogger,
+  ) {
+    for (const [tool, setting] of Object.entries(config?.tools ?? {})) {
+      const support = typeof setting === 'object' && setting !== null ? setting.support : setting;
+      if (!SUPPORT_VALUES.has(support)) {
+        throw invalidOption(
+          `tools.${tool} must be 'forbidden', 'optional' or 'required' (or { support, inputBeforeTask }), not ${JSON.stringify(setting)}`,
+          `tools.${tool}`,
+        );
+      }
+    }
+    const ttl = config?.ttlMs;
+    this.ttlMs = ttl === null ? null : positive(ttl, 3_600_000, 'ttlMs');
+    this.pollIntervalMs = positive(config?.pollIntervalMs, 1000, 'pollIntervalMs');
+    this.maxTasks = positive(config?.maxTasks, 1000, 'maxTasks');
+    this.maxTasksPerPrincipal = positive(config?.maxTasksPerPrincipal, 100, 'maxTasksPerPrincipal');
+    this.principal = config?.principal ?? defaultPrincipal;
+    this.store = config?.store ?? new InMemoryMCPTaskStore();
+    this.unwatch = config
+      ? this.store.watch({ signal: (taskId, signal) => this.onSignal(taskId, signal) })
+      : undefined;
+  }
+
+  /** Whether the server was configured with tasks (and so advertises the extension). */
+  get enabled(): boolean {
+    return this.config !== undefined;
+  }
+
+  /** Tasks this instance is running (for tests and introspection). */
+  get running(): number {
+    return this.runs.size;
+  }
+
+  /** Warns about `tools` entries naming no tool the server serves (a typo; tools added later are fine). */
+  warnUnserved(served: (name: string) => boolean): void {
+    for (const tool of Object.keys(this.config?.tools ?? {})) {
+      if (!served(tool)) {
+        this.logger().warn(
+          `tasks.tools.${tool}: this server serves no tool '${tool}' (yet); the entry applies once it does`,
+        );
+      }
+    }
+  }
+
+  /** How `toolName` runs for a client that declared the extension. */
+  supportOf(toolName: string, derived: boolean): MCPTaskSupport {
+    if (!this.enabled) return 'forbidden';
+    const setting = this.config?.tools?.[toolName];
+    if (setting === undefined) return derived ? 'optional' : 'forbidden';
+    return typeof setting === 'object' ? setting.support : setting;
+  }
+
+  /** Whether `toolName` asks its first questions before it becomes a task (`inputBeforeTask`). */
+  asksBeforeTask(toolName: string): boolean {
+    const setting = this.config?.tools?.[toolName];
+    return typeof setting === 'object' && setting.inputBeforeTask === true;
+  }
+
+  /**
+   * Whether this `tools/call` runs as a task: only for a request that declared the extension,
+   * and a tool that must run as one refuses any other request with -32021.
+   */
+  runsAsTask(ctx: ServerContext, support: MCPTaskSupport, toolName: string): boolean {
+    if (support === 'forbidden') return false;
+    if (declared(ctx)) return true;
+    if (support === 'required') throw missingCapability(`tool '${toolName}' runs only as a task; calling it`);
+    return false;
+  }
+
+  /** Stores a new task for `toolName`, starts `work` in the background and returns the CreateTaskResult. */
+  async start(ctx: ServerContext, toolName: string, work: TaskWork): Promise<Record<string, unknown>> {
+    if (this.closed) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The server is closing');
+    const owner = this.ownerOf(ctx);
+    this.admit(toolName, owner);
+    const now = new Date();
+    const createdAt = now.toISOString();
+    const task: MCPStoredTask = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt,
+      lastUpdatedAt: createdAt,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      toolName,
+      instanceId: this.instanceId,
+      ...(owner !== undefined ? { owner } : {}),
+      ...(this.ttlMs !== null ? { expiresAt: now.getTime() + this.ttlMs } : {}),
+    };
+    const run = new TaskRun(task.taskId, owner, toolName, this.store, (error) =>
+      this.logger().error(
+        `Task ${task.taskId} (tool '${toolName}'): the task store failed: ${String(error)}`,
+      ),
+    );
+    this.track(run);
+    try {
+      await this.store.create(task);
+    } catch (error) {
+      this.untrack(run);
+      throw error;
+    }
+    run.expireAt(task.expiresAt);
+    void this.execute(run, work);
+    return { resultType: 'task', ...wireTask(task) };
+  }
+
+  /** Registers the `tasks/*` handlers on one 2026-07-28 instance and declares the extension. */
+  attach(server: Server): void {
+    if (!this.enabled) return;
+    server.registerCapabilities({ extensions: { [TASKS_EXTENSION_ID]: {} } });
+    server.setRequestHandler(
+      TASKS_METHODS.get,
+      { params: requestParams(GetTaskParamsSchema) },
+      async (params, ctx) => wireTask(await this.visible(ctx, params.taskId, TASKS_METHODS.get)),
+    );
+    server.setRequestHandler(
+      TASKS_METHODS.update,
+      { params: requestParams(UpdateTaskParamsSchema) },
+      async (params, ctx) => {
+        const task = await this.visible(ctx, params.taskId, TASKS_METHODS.update);
+        if (isTerminal(task.status)) return {};
+        const inputResponses = ctx.mcpReq.inputResponses ?? {};
+        const run = this.runs.get(task.taskId);
+        if (run) run.respond(inputResponses);
+        else await this.store.signal(task.taskId, { type: 'input', inputResponses });
+        return {};
+      },
+    );
+    server.setRequestHandler(
+      TASKS_METHODS.cancel,
+      { params: requestParams(CancelTaskParamsSchema) },
+      async (params, ctx) => {
+        const task = await this.visible(ctx, params.taskId, TASKS_METHODS.cancel);
+        if (isTerminal(task.status)) return {};
+        const run = this.runs.get(task.taskId);
+        if (run) await run.cancelled();
+        else {
+          await this.store.update(task.taskId, {
+            status: 'cancelled',
+            statusMessage: 'Cancelled by the client',
+          });
+          await this.store.signal(task.taskId, { type: 'cancel' });
+        }
+        return {};
+      },
+    );
+  }
+
+  /** Stops every task this instance runs (they fail: nothing will finish them), then stops watching the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unwatch?.();
+    const stopping = [...this.runs.values()].map((run) => {
+      const failed = run.failed({
+        code: ProtocolErrorCode.InternalError,
+        message: 'The server closed before the task finished',
+      });
+      run.stop(new Error('the server is closing'));
+      return failed;
+    });
+    await Promise.allSettled(stopping);
+    if (!this.config?.store) await this.store.close?.();
+  }
+
+  private async execute(run: TaskRun, work: TaskWork): Promise<void> {
+    try {
+      const result = await work(run);
+      await run.completed(result);
+    } catch (error) {
+      const protocol = protocolErrorIn(error);
+      const failure: TaskError = protocol
+        ? {
+            code: protocol.code,
+            message: protocol.message,
+            ...(protocol.data !== undefined ? { data: protocol.data } : {}),
+          }
+        : {
+            code: ProtocolErrorCode.InternalError,
+            message: error instanceof Error ? error.message : String(error),
+          };
+      await run.failed(failure);
+    } finally {
+      run.stop(new Error(`task ${run.taskId} finished`));
+      this.untrack(run);
+    }
+  }
+
+  /** The caller's task, or -32602 exactly as for an unknown one. */
+  private async visible(ctx: ServerContext, taskId: string, method: string): Promise<MCPStoredTask> {
+    if (!declared(ctx)) throw missingCapability(`'${method}'`);
+    const task = await this.store.get(taskId);
+    if (!task || task.owner !== this.ownerOf(ctx)) throw unknownTask(taskId);
+    return task;
+  }
+
+  private ownerOf(ctx: ServerContext): string | undefined {
+    const authInfo = ctx.http?.authInfo;
+    return authInfo ? this.principal(authInfo) : undefined;
+  }
+
+  private admit(toolName: string, owner: string | undefined): void {
+    const held = this.perPrincipal.get(owner ?? ANONYMOUS) ?? 0;
+    const spent =
+      this.runs.size >= this.maxTasks
+        ? { limit: 'maxTasks', reason: `${this.maxTasks} tasks are already running on this server` }
+        : held >= this.maxTasksPerPrincipal
+          ? {
+              limit: 'maxTasksPerPrincipal',
+              reason: `${this.maxTasksPerPrincipal} tasks of this caller are already running`,
+            }
+          : undefined;
+    if (!spent) return;
+    throw new ProtocolError(
+      TASKS_FULL_CODE,
+      `Tool '${toolName}' cannot start a task: ${spent.reason} (tasks.${spent.limit}); wait for one to finish or cancel one`,
+      { tool: toolName, limit: spent.limit },
+    );
+  }
+
+  private track(run: TaskRun): void {
+    this.runs.set(run.taskId, run);
+    const key = run.owner ?? ANONYMOUS;
+    this.perPrincipal.set(key, (this.perPrincipal.get(key) ?? 0) + 1);
+  }
+
+  private untrack(run: TaskRun): void {
+    if (!this.runs.delete(run.taskId)) return;
+    const key = run.owner ?? ANONYMOUS;
+    const held = (this.perPrincipal.get(key) ?? 1) - 1;
+    if (held > 0) this.perPrincipal.set(key, held);
+    else this.perPrincipal.delete(key);
+  }
+
+  /** Another instance forwarded an answer or a cancel for a task this one runs. */
+  private onSignal(taskId: string, signal: MCPTaskSignal): void {
+    const run = this.runs.get(taskId);
+    if (!run) return;
+    if (signal.type === 'cancel') {
+      run.stop(new Error(`task ${taskId} was cancelled`));
+      return;
+    }
+    try {
+      run.respond(signal.inputResponses);
+    } catch (error) {
+      this.logger().warn(
+        `Task ${taskId}: an answer forwarded by another instance was refused: ${String(error)}`,
+      );
+    }
+  }
+}
+
+/** Whether the request declared the extension in its per-request client capabilities. */
+function declared(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return declaresTasks(envelope?.[CLIENT_CAPABILITIES_META_KEY]);
+}

@@ -1,0 +1,136 @@
+/**
+ * One task running on this instance: its abort signal, the input requests its tool is waiting
+ * on, and the writes that keep the stored task in step (status, status message, input requests,
+ * the outcome). Writes go to the store one at a time, in order, so a later status never lands
+ * before an earlier one; the store keeps a terminal status once set, so a cancel that wins the
+ * race against the tool's own end is what clients see.
+ */
+import type { ElicitResult } from '@modelcontextprotocol/server';
+import type { TaskError, TaskInputRequest } from '../../shared/tasks-wire.js';
+import { checkElicitAnswer } from '../elicit-answer.js';
+import type { ElicitationRequest } from '../types.js';
+import type { MCPTaskStore, MCPTaskUpdate } from './types.js';
+
+interface Question {
+  request: ElicitationRequest;
+  resolve: (result: ElicitResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export class TaskRun {
+  private readonly abort = new AbortController();
+  private readonly questions = new Map<string, Question>();
+  private issued = 0;
+  private writes: Promise<unknown> = Promise.resolve();
+  private expiry: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly taskId: string,
+    readonly owner: string | undefined,
+    readonly toolName: string,
+    private readonly store: MCPTaskStore,
+    private readonly onWriteError: (error: unknown) => void,
+  ) {}
+
+  /** Aborts when the task is cancelled, expires or the server closes; the tool's abort signal. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Ends the run when the task's TTL passes (the store forgets it then). */
+  expireAt(expiresAt: number | undefined): void {
+    if (expiresAt === undefined) return;
+    this.expiry = setTimeout(
+      () => this.stop(new Error(`task ${this.taskId} expired (tasks.ttlMs)`)),
+      Math.max(0, expiresAt - Date.now()),
+    );
+    this.expiry.unref();
+  }
+
+  /** The tool's elicitation: an input request of the task, answered by `tasks/update`. */
+  readonly elicit = (request: ElicitationRequest): Promise<ElicitResult> => {
+    if (this.abort.signal.aborted) return Promise.reject(this.abort.signal.reason);
+    // Keys are never reused over the task's life, as the specification requires.
+    const key = `input-${++this.issued}`;
+    return new Promise<ElicitResult>((resolve, reject) => {
+      this.questions.set(key, { request, resolve, reject });
+      this.publishQuestions();
+    });
+  };
+
+  /**
+   * Answers the pending input requests `inputResponses` names; keys not pending (never issued,
+   * answered, or unknown) are ignored. A malformed answer to a pending key throws -32602 and
+   * changes nothing.
+   */
+  respond(inputResponses: Record<string, unknown>): void {
+    const answers: [Question, ElicitResult][] = [];
+    for (const [key, response] of Object.entries(inputResponses)) {
+      const question = this.questions.get(key);
+      if (question)
+        answers.push([question, checkElicitAnswer(this.toolName, key, question.request, response)]);
+    }
+    if (answers.length === 0) return;
+    for (const [key] of Object.entries(inputResponses)) this.questions.delete(key);
+    this.publishQuestions();
+    for (const [question, answer] of answers) question.resolve(answer);
+  }
+
+  /** Progress or a log line from the tool, shown as the task's status message. */
+  report(message: string): void {
+    this.write({ statusMessage: message.slice(0, 1000) });
+  }
+
+  completed(result: Record<string, unknown>): Promise<unknown> {
+    return this.settle({ status: 'completed', result });
+  }
+
+  failed(error: TaskError): Promise<unknown> {
+    return this.settle({ status: 'failed', error, statusMessage: error.message });
+  }
+
+  cancelled(): Promise<unknown> {
+    const settled = this.settle({ status: 'cancelled', statusMessage: 'Cancelled by the client' });
+    this.stop(new Error(`task ${this.taskId} was cancelled`));
+    return settled;
+  }
+
+  /** Aborts the tool and refuses its pending questions; the stored task is left to the caller. */
+  stop(reason: Error): void {
+    clearTimeout(this.expiry);
+    for (const question of this.questions.values()) question.reject(reason);
+    this.questions.clear();
+    if (!this.abort.signal.aborted) this.abort.abort(reason);
+  }
+
+  /** Resolves once every write so far has reached the store. */
+  flushed(): Promise<unknown> {
+    return this.writes;
+  }
+
+  private settle(update: MCPTaskUpdate): Promise<unknown> {
+    clearTimeout(this.expiry);
+    return this.write({ ...update, inputRequests: undefined });
+  }
+
+  private publishQuestions(): void {
+    const pending = [...this.questions.entries()];
+    if (pending.length === 0) {
+      this.write({ status: 'working', inputRequests: undefined, statusMessage: undefined });
+      return;
+    }
+    const inputRequests: Record<string, TaskInputRequest> = {};
+    for (const [key, { request }] of pending) {
+      inputRequests[key] = {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: request.message, requestedSchema: request.requestedSchema },
+      };
+    }
+    this.write({ status: 'input_required', inputRequests, statusMessage: pending[0]?.[1].request.message });
+  }
+
+  private write(update: MCPTaskUpdate): Promise<unknown> {
+    this.writes = this.writes.then(() => this.store.update(this.taskId, update)).catch(this.onWriteError);
+    return this.writes;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The wire of the MCP Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`, the 2026-07-28
+ * form), shared by the client and the server: identifiers, method and notification names, the
+ * task shapes and the zod schemas of every params object.
+ *
+ * Invariants: definitions only, no client or server behaviour. Object schemas are loose (unknown
+ * members pass through) so either side accepts what a newer peer adds.
+ */
+import { z } from 'zod';
+
+/** The extension identifier, a key of `capabilities.extensions`. */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** The per-request `_meta` key that carries the client's capabilities on 2026-07-28. */
+export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+export const TASKS_METHODS = {
+  get: 'tasks/get',
+  update: 'tasks/update',
+  cancel: 'tasks/cancel',
+} as const;
+export type TasksMethod = (typeof TASKS_METHODS)[keyof typeof TASKS_METHODS];
+
+/**
+ * The tool `_meta` key that says whether a tool may answer with a task (`optional` or `required`):
+ * the 2026-07-28 wire has no `execution.taskSupport`, which the SDK removes from tool lists.
+ */
+export const TASK_SUPPORT_META_KEY = 'mastra/taskSupport';
+
+/** The push notification a `subscriptions/listen` stream carries for the task ids it named. */
+export const TASK_STATUS_NOTIFICATION = 'notifications/tasks';
+
+/** JSON-RPC code of a request the server cannot serve without a capability the client did not declare. */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
+/** The `data` of that error for this extension, exactly as the specification shows it. */
+export const TASKS_REQUIRED_DATA = { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } };
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/** One server-to-client request a task waits on (an `elicitation/create`, in this package). */
+export interface TaskInputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A JSON-RPC error object, as a `failed` task carries it. */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** The task metadata every task answer carries. */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  lastUpdatedAt: string;
+  /** From creation, integer milliseconds; null for unlimited. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+}
+
+/** A task with its status's payload inlined, as `tasks/get` and `notifications/tasks` carry it. */
+export interface DetailedTask extends Task {
+  inputRequests?: Record<string, TaskInputRequest>;
+  result?: Record<string, unknown>;
+  error?: TaskError;
+}
+
+const TaskId = z.string().min(1).max(256);
+
+export const GetTaskParamsSchema = z.looseObject({ taskId: TaskId });
+export const CancelTaskParamsSchema = z.looseObject({ taskId: TaskId });
+/** `inputResponses` is not here: the SDK lifts it out of the params (`ctx.mcpReq.inputResponses`). */
+export const UpdateTaskParamsSchema = z.looseObject({ taskId: TaskId });
+
+/** Whether per-request client capabilities (the `_meta` envelope's value) declare the extension. */
+export function declaresTasks(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION_ID in extensions;
+}
