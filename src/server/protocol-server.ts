@@ -43,7 +43,8 @@ import {
   taskToolContext,
   toolContext,
 } from './tool-context.js';
-import { ToolArgumentsError, type ToolEntry, type ToolInvocation } from './tool-entry.js';
+import { ToolArgumentsError, type ToolEntry } from './tool-entry.js';
+import type { ToolInvocation } from './tool-invocation.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
 import { exposeTraceContext, inToolSpan, type TracedHost, traced } from './trace-context.js';
 import type { MCPRequestExtra, MCPToolContext } from './types.js';
@@ -251,6 +252,7 @@ export function createProtocolServer(
           requestContext,
           signal,
           tracingContext: trace.tracingContext,
+          ...(forTask ? { task: true } : {}),
         };
         const mastra = host.mastra();
         if (mastra) invocation.mastra = mastra;

@@ -4,32 +4,21 @@
  * `tools/list` never converts schemas per request.
  */
 import type { Agent } from '@mastra/core/agent';
-import type { Mastra } from '@mastra/core/mastra';
-import { createObservabilityContext, type TracingContext } from '@mastra/core/observability';
-import type { RequestContext } from '@mastra/core/request-context';
+import { createObservabilityContext } from '@mastra/core/observability';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { withUiLink } from './app-resources.js';
+import { askAgent, runWorkflow } from './derived-runs.js';
 import { clip } from './issues.js';
+import type { ToolInvocation } from './tool-invocation.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
-import type { MCPToolContext } from './types.js';
 
 export type ToolKind = 'tool' | 'agent' | 'workflow';
 
 /** What an invocation carries besides the arguments. */
-export interface ToolInvocation {
-  requestContext: RequestContext;
-  mcp?: MCPToolContext;
-  mastra?: Mastra;
-  messages?: unknown[];
-  toolCallId?: string;
-  signal?: AbortSignal;
-  /** The span the run nests under (an MCP request's tool span), when the server is traced. */
-  tracingContext?: TracingContext;
-}
 
 export interface ToolEntry {
   name: string;
@@ -237,11 +226,7 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
       const outcome = await agentInputSchema.validate(args ?? {});
       if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
       const { message } = outcome.value as { message: string };
-      return await agent.generate(message, {
-        requestContext: invocation.requestContext,
-        ...(invocation.signal ? { abortSignal: invocation.signal } : {}),
-        ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
-      });
+      return await askAgent(agent, message, invocation);
     },
   };
 }
@@ -271,24 +256,7 @@ export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
         if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
         inputData = outcome.value;
       }
-      const run = await workflow.createRun();
-      const result = await run.start({
-        inputData,
-        requestContext: invocation.requestContext,
-        ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
-      });
-      if (result.status === 'failed') {
-        const cause: unknown = result.error;
-        // A run's error may arrive serialized (a plain { message } object), not as an Error.
-        const reason = (cause as { message?: unknown } | undefined)?.message;
-        throw mcpError(
-          MCPErrorCode.SERVER_WORKFLOW_FAILED,
-          `Workflow '${key}' failed: ${typeof reason === 'string' ? reason : String(cause)}`,
-          { workflowKey: key },
-          cause,
-        );
-      }
-      return result;
+      return await runWorkflow(key, workflow, inputData, invocation);
     },
   };
 }

@@ -1,0 +1,18 @@
+/** What one run of a published tool is given (tool-entry.ts runs it; derived-runs.ts reads it). */
+import type { Mastra } from '@mastra/core/mastra';
+import type { TracingContext } from '@mastra/core/observability';
+import type { RequestContext } from '@mastra/core/request-context';
+import type { MCPToolContext } from './types.js';
+
+export interface ToolInvocation {
+  requestContext: RequestContext;
+  mcp?: MCPToolContext;
+  mastra?: Mastra;
+  messages?: unknown[];
+  toolCallId?: string;
+  signal?: AbortSignal;
+  /** The span the run nests under (an MCP request's tool span), when the server is traced. */
+  tracingContext?: TracingContext;
+  /** The call runs as a task (derived-runs.ts: a workflow asks for its resume data, an agent streams). */
+  task?: boolean;
+}

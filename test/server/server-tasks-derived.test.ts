@@ -1,0 +1,273 @@
+/**
+ * The derived tools as tasks over real HTTP: a `run_<workflow>` task that suspends asks for its
+ * resume data and resumes, and is cancelled with its run; an `ask_<agent>` task streams what the
+ * agent writes into its status message and ends with the synchronous tool's result.
+ */
+import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { createStep, createWorkflow } from '@mastra/core/workflows';
+import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MCPServer } from '../../src/index.js';
+import { modernRequest, replyOf, serveHttp } from '../helpers.js';
+import { textOf } from '../support/results.js';
+import { eventually } from '../support/wait.js';
+
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+interface Reply {
+  result?: Record<string, unknown> & { taskId?: string; status?: string; statusMessage?: string };
+  error?: { code: number; message: string };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const stepAborts: string[] = [];
+
+const approve = createStep({
+  id: 'approve',
+  inputSchema: z.object({ amount: z.number() }),
+  outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
+  resumeSchema: z.object({ approver: z.string().describe('Who approves') }),
+  suspendSchema: z.object({ reason: z.string() }),
+  execute: async ({ inputData, resumeData, suspend }) => {
+    if (!resumeData) return await suspend({ reason: `Approve a payment of ${inputData.amount}?` });
+    return { paid: inputData.amount, approvedBy: resumeData.approver };
+  },
+});
+
+const payment = createWorkflow({
+  id: 'payment',
+  description: 'Pays an amount once someone approves it',
+  inputSchema: z.object({ amount: z.number() }),
+  outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
+})
+  .then(approve)
+  .commit();
+
+const waitStep = createStep({
+  id: 'wait',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ done: z.boolean() }),
+  execute: async ({ abortSignal }) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      abortSignal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        stepAborts.push('wait');
+        resolve();
+      });
+    });
+    return { done: true };
+  },
+});
+
+const waiting = createWorkflow({
+  id: 'waiting',
+  description: 'Waits a long time',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ done: z.boolean() }),
+})
+  .then(waitStep)
+  .commit();
+
+/** A model that writes `words` one by one, `delayMs` apart, whether streamed or not. */
+function writingModel(words: string[], delayMs: number) {
+  const usage = { inputTokens: 1, outputTokens: words.length, totalTokens: words.length + 1 };
+  return new MockLanguageModelV2({
+    doGenerate: async () => ({
+      rawCall: { rawPrompt: null, rawSettings: {} },
+      finishReason: 'stop',
+      usage,
+      content: [{ type: 'text', text: words.join('') }],
+      warnings: [],
+    }),
+    doStream: async () => ({
+      stream: simulateReadableStream({
+        chunkDelayInMs: delayMs,
+        chunks: [
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          ...words.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+          { type: 'text-end', id: 't' },
+          { type: 'finish', finishReason: 'stop', usage },
+        ],
+      }),
+    }),
+  });
+}
+
+const WORDS = ['The ', 'payment ', 'was ', 'checked ', 'twice ', 'and ', 'is ', 'fine.'];
+
+const writer = new Agent({
+  id: 'writer',
+  name: 'Writer',
+  description: 'Writes a careful answer',
+  instructions: 'Answer.',
+  model: writingModel(WORDS, 120),
+});
+
+async function setup({ mastra = true } = {}) {
+  // Resuming a run needs its snapshot, which a Mastra instance's storage keeps.
+  if (mastra) new Mastra({ workflows: { payment, waiting }, logger: false });
+  const server = new MCPServer({
+    name: 'derived',
+    version: '1.0.0',
+    tools: {},
+    workflows: { payment, waiting },
+    agents: { writer },
+    tasks: { pollIntervalMs: 50 },
+  });
+  const http = await serveHttp(server);
+  cleanups.push(
+    () => http.close(),
+    () => server.close(),
+  );
+  let id = 0;
+  const rpc = async (method: string, params: Record<string, unknown>, declare = true) =>
+    replyOf<Reply>(
+      await fetch(
+        http.mcpUrl,
+        modernRequest(method, params, { id: ++id, capabilities: declare ? TASKS : {} }),
+      ),
+    );
+  const status = (taskId: string) => rpc('tasks/get', { taskId });
+  return { rpc, status };
+}
+
+describe('derived tools as tasks', () => {
+  it('run_<workflow>: a suspended step asks for its resume data through the task, and the run resumes', async () => {
+    const { rpc, status } = await setup();
+    const listed = (await rpc('tools/list', {})).result?.tools as {
+      name: string;
+      _meta?: Record<string, unknown>;
+    }[];
+    expect(listed.find((tool) => tool.name === 'run_payment')?._meta?.['mastra/taskSupport']).toBe(
+      'optional',
+    );
+    const created = await rpc('tools/call', { name: 'run_payment', arguments: { amount: 30 } });
+    const taskId = String(created.result?.taskId);
+    expect(created.result?.resultType).toBe('task');
+    const asking = await eventually('the approval question', async () => {
+      const reply = await status(taskId);
+      return reply.result?.status === 'input_required' && reply.result;
+    });
+    const [key, request] =
+      Object.entries(asking.inputRequests as Record<string, { params: Record<string, unknown> }>)[0] ?? [];
+    expect(request?.params).toMatchObject({
+      message: 'Approve a payment of 30?',
+      requestedSchema: {
+        type: 'object',
+        properties: { approver: { type: 'string', description: 'Who approves' } },
+      },
+    });
+    await rpc('tasks/update', {
+      taskId,
+      inputResponses: { [String(key)]: { action: 'accept', content: { approver: 'Ada' } } },
+    });
+    const done = await eventually('the resumed run to finish', async () => {
+      const reply = await status(taskId);
+      return reply.result?.status === 'completed' && reply.result;
+    });
+    expect(textOf(done.result)).toContain('"approvedBy":"Ada"');
+    expect(textOf(done.result)).toContain('"status":"success"');
+
+    // Called synchronously, the same tool answers with the suspended run, as before.
+    const sync = await rpc('tools/call', { name: 'run_payment', arguments: { amount: 5 } }, false);
+    expect(textOf(sync.result)).toContain('"status":"suspended"');
+  });
+
+  it('run_<workflow>: a declined question cancels the run and completes the task with a tool error', async () => {
+    const { rpc, status } = await setup();
+    const taskId = String(
+      (await rpc('tools/call', { name: 'run_payment', arguments: { amount: 1 } })).result?.taskId,
+    );
+    const asking = await eventually('the question', async () => {
+      const reply = await status(taskId);
+      return reply.result?.status === 'input_required' && reply.result;
+    });
+    const key = Object.keys(asking.inputRequests as object)[0] as string;
+    await rpc('tasks/update', { taskId, inputResponses: { [key]: { action: 'decline' } } });
+    const done = await eventually('the task to end', async () => {
+      const reply = await status(taskId);
+      return reply.result?.status === 'completed' && reply.result;
+    });
+    expect(done.result).toMatchObject({ isError: true });
+    expect(textOf(done.result)).toContain(
+      "Workflow 'payment' was cancelled: its input request at step 'approve' was declined",
+    );
+  });
+
+  it('run_<workflow>: a run that cannot resume (no Mastra storage) says so instead of asking', async () => {
+    const lone = createWorkflow({
+      id: 'lone',
+      description: 'Suspends without storage',
+      inputSchema: z.object({ amount: z.number() }),
+      outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
+    })
+      .then(approve)
+      .commit();
+    const server = new MCPServer({
+      name: 'lone',
+      version: '1.0.0',
+      tools: {},
+      workflows: { lone },
+      tasks: {},
+    });
+    const http = await serveHttp(server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const call = async (method: string, params: Record<string, unknown>, id: number) =>
+      replyOf<Reply>(await fetch(http.mcpUrl, modernRequest(method, params, { id, capabilities: TASKS })));
+    const taskId = String(
+      (await call('tools/call', { name: 'run_lone', arguments: { amount: 2 } }, 1)).result?.taskId,
+    );
+    const done = await eventually('the task to end', async () => {
+      const reply = await call('tasks/get', { taskId }, 2);
+      return reply.result?.status === 'completed' && reply.result;
+    });
+    expect(textOf(done.result)).toContain(
+      "Workflow 'lone' suspended at step 'approve' and cannot resume: it keeps no snapshot (register it on a Mastra instance with storage)",
+    );
+  });
+
+  it('run_<workflow>: tasks/cancel cancels the workflow run', async () => {
+    const { rpc, status } = await setup();
+    const taskId = String((await rpc('tools/call', { name: 'run_waiting', arguments: {} })).result?.taskId);
+    await rpc('tasks/cancel', { taskId });
+    await eventually('the running step to see its abort', () => stepAborts.includes('wait'));
+    expect((await status(taskId)).result?.status).toBe('cancelled');
+  });
+
+  it('ask_<agent>: streams what the agent writes into the status message and ends with the synchronous result', async () => {
+    const { rpc, status } = await setup();
+    const taskId = String(
+      (await rpc('tools/call', { name: 'ask_writer', arguments: { message: 'Is it paid?' } })).result?.taskId,
+    );
+    const partial = await eventually('a partial answer in the status message', async () => {
+      const reply = await status(taskId);
+      const message = reply.result?.statusMessage;
+      return (
+        reply.result?.status === 'working' && message?.startsWith('Writer is answering: The ') && message
+      );
+    });
+    expect(partial.length).toBeLessThan('Writer is answering: '.length + WORDS.join('').length);
+    const done = await eventually('the answer', async () => {
+      const reply = await status(taskId);
+      return reply.result?.status === 'completed' && reply.result;
+    });
+    const sync = await rpc(
+      'tools/call',
+      { name: 'ask_writer', arguments: { message: 'Is it paid?' } },
+      false,
+    );
+    expect(textOf(done.result)).toBe(WORDS.join(''));
+    expect(textOf(done.result)).toBe(textOf(sync.result));
+  });
+});
