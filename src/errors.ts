@@ -47,6 +47,16 @@ const ERRORS = {
   CLIENT_TOOL_CALL_FAILED: 'THIRD_PARTY',
   /** A tool answered with `isError`. */
   CLIENT_TOOL_ERROR: 'THIRD_PARTY',
+  /** A task (Tasks extension) ended `failed`: the server's JSON-RPC error is in the details. */
+  CLIENT_TASK_FAILED: 'THIRD_PARTY',
+  /** A task ended `cancelled` (by this client's abort signal, `tasks.cancel()`, or the server). */
+  CLIENT_TASK_CANCELLED: 'USER',
+  /** The server does not know the task (never created, expired, or another caller's). */
+  CLIENT_TASK_NOT_FOUND: 'THIRD_PARTY',
+  /** `mcp.tasks` on a server that does not offer the Tasks extension (2026-07-28 and the capability). */
+  CLIENT_TASKS_NOT_SUPPORTED: 'USER',
+  /** A task asked for input, and no `inputRequests` handler could answer. */
+  CLIENT_TASK_INPUT_UNANSWERED: 'USER',
   /** `resources/read` failed. */
   CLIENT_READ_RESOURCE_FAILED: 'THIRD_PARTY',
   /** A resource subscription the server does not offer, or one that failed or was not honoured. */

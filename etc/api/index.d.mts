@@ -28,6 +28,7 @@ export {
   type MCPClientPrompts,
   type MCPClientResources,
   MCPClientServerProxy,
+  type MCPClientTasks,
   type MCPClientTools,
   type MCPClientWebhookOptions,
   type MCPElicitationRequest,
@@ -96,11 +97,14 @@ export {
   type MCPServerWebhookRetryOptions,
   type MCPStoredEvent,
   type MCPStoredTask,
+  type MCPTask,
   type MCPTaskSignal,
+  type MCPTaskStart,
   type MCPTaskStore,
   type MCPTaskStoreListener,
   type MCPTaskSupport,
   type MCPTaskUpdate,
+  type MCPTaskWaitOptions,
   type MCPTool,
   type MCPToolContext,
   type MCPToolDefinition,
@@ -239,6 +243,11 @@ declare const ERRORS: {
     readonly CLIENT_UNSUPPORTED_SCHEMA_DIALECT: "THIRD_PARTY";
     readonly CLIENT_TOOL_CALL_FAILED: "THIRD_PARTY";
     readonly CLIENT_TOOL_ERROR: "THIRD_PARTY";
+    readonly CLIENT_TASK_FAILED: "THIRD_PARTY";
+    readonly CLIENT_TASK_CANCELLED: "USER";
+    readonly CLIENT_TASK_NOT_FOUND: "THIRD_PARTY";
+    readonly CLIENT_TASKS_NOT_SUPPORTED: "USER";
+    readonly CLIENT_TASK_INPUT_UNANSWERED: "USER";
     readonly CLIENT_READ_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_SUBSCRIBE_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_RESOURCES_FAILED: "THIRD_PARTY";
@@ -443,6 +452,7 @@ declare class MCPClient<TServers = never> {
     readonly prompts: MCPClientPrompts;
     readonly tools: MCPClientTools;
     readonly progress: MCPClientProgress;
+    readonly tasks: MCPClientTasks;
     readonly elicitation: MCPClientElicitation;
     readonly events: MCPClientEvents;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
@@ -604,6 +614,17 @@ declare class MCPClientServerProxy extends MCPServerBase {
     startStdio(): Promise<void>;
     getStdioTransport(): _$_modelcontextprotocol_server_stdio0.StdioServerTransport | undefined;
     close(): Promise<void>;
+}
+interface MCPClientTasks {
+    start(serverName: string, toolName: string, args?: Record<string, unknown>, options?: {
+        signal?: AbortSignal;
+    }): Promise<MCPTaskStart>;
+    get(serverName: string, taskId: string, options?: {
+        signal?: AbortSignal;
+    }): Promise<MCPTask>;
+    update(serverName: string, taskId: string, inputResponses: Record<string, ElicitResult>): Promise<void>;
+    cancel(serverName: string, taskId: string): Promise<void>;
+    wait(serverName: string, taskId: string, options?: MCPTaskWaitOptions): Promise<CallToolResult>;
 }
 interface MCPClientTools {
     onListChanged(serverName: string, handler: () => void): Promise<void>;
@@ -1103,11 +1124,20 @@ interface MCPStoredTask extends DetailedTask {
     instanceId: string;
     expiresAt?: number;
 }
+type MCPTask = DetailedTask;
 type MCPTaskSignal = {
     type: 'input';
     inputResponses: Record<string, unknown>;
 } | {
     type: 'cancel';
+};
+type MCPTaskStart = {
+    taskId: string;
+    task: MCPTask;
+    result?: undefined;
+} | {
+    taskId?: undefined;
+    result: CallToolResult;
 };
 interface MCPTaskStore {
     create(task: MCPStoredTask): Promise<void>;
@@ -1128,6 +1158,10 @@ interface MCPTaskUpdate {
     inputRequests?: DetailedTask['inputRequests'];
     result?: DetailedTask['result'];
     error?: DetailedTask['error'];
+}
+interface MCPTaskWaitOptions {
+    signal?: AbortSignal;
+    onStatus?: (task: MCPTask) => void;
 }
 type MCPTool = Tool<any, unknown>;
 interface MCPToolContext {

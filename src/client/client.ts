@@ -21,6 +21,8 @@ import { closeEvents, eventActions, type MCPClientEvents } from './events/event-
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
+import { taskActions } from './tasks/actions.js';
+import type { MCPClientTasks } from './tasks/types.js';
 import {
   definitionFrom,
   definitionProblem,
@@ -71,6 +73,8 @@ export class MCPClient<TServers = never> {
   readonly prompts!: MCPClientPrompts;
   readonly tools!: MCPClientTools;
   readonly progress!: MCPClientProgress;
+  /** The Tasks extension (SEP-2663): start a tool call as a task, then get, update, cancel or wait for it by id. */
+  readonly tasks!: MCPClientTasks;
   readonly elicitation!: MCPClientElicitation;
   /** MCP Events (SEP-3415): list, subscribe, and the webhook receiver. */
   readonly events!: MCPClientEvents;
@@ -127,6 +131,7 @@ export class MCPClient<TServers = never> {
     this.progress = progressActions(lookup);
     this.elicitation = elicitationActions(lookup);
     this.events = eventActions(lookup, options.webhook);
+    this.tasks = taskActions(lookup);
   }
 
   get [MCP_CLIENT_BRAND](): true {

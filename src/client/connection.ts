@@ -28,6 +28,7 @@ import { Activity } from './activity.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
+import { guardTaskResults } from './tasks/task-results.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { loadValidation } from './tools/validation.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
@@ -94,6 +95,7 @@ export class ServerConnection {
   private client: Client | undefined;
   private connecting: PendingConnect | undefined;
   private closed = false;
+  private readonly closing = new AbortController();
   private listen: McpSubscription | undefined;
   private listenFilterKey = '';
   /** The listen change running or last run, and the one queued behind it (which later calls join). */
@@ -128,6 +130,11 @@ export class ServerConnection {
 
   get connected(): boolean {
     return this.client !== undefined;
+  }
+
+  /** Aborts, with the MCP_CLIENT_DISCONNECTED error, once the connection is closed for good (`disconnect()`). */
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
   }
 
   /** Every record goes to the client's logger and the server's `logger`; a throwing handler is contained. */
@@ -239,10 +246,11 @@ export class ServerConnection {
     if (signal.aborted) throw signal.reason;
     const client = newSdkClient(this, this.settings.clientInfo);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const transport = guardToolLists(created, ({ name, label, message, over }) => {
+    const screened = guardToolLists(created, ({ name, label, message, over }) => {
       if (over && name !== undefined) this.skippedTools.set(name, over);
       this.log('error', `tool ${label} skipped: ${message}`);
     });
+    const transport = guardTaskResults(screened);
     const abandon = () => void transport.close().catch(() => {});
     signal.addEventListener('abort', abandon, { once: true });
     try {
@@ -550,6 +558,7 @@ export class ServerConnection {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort(this.disconnected());
     const pending = this.connecting;
     pending?.abort.abort(this.disconnected());
     const client = this.client;

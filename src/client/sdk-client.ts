@@ -30,12 +30,23 @@ export interface ClientOwner {
   log(level: 'error', message: string): void;
 }
 
-/** A new SDK client for `owner`, its notifications and input requests routed; not yet connected. */
-export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; version: string }): Client {
+/** The capabilities a client built for `owner` declares (elicitation with an input handler, extensions as configured). */
+export function clientCapabilitiesOf(
+  owner: Pick<ClientOwner, 'definition' | 'inputRequests'>,
+): ClientCapabilities {
   const { definition } = owner;
   const elicitation = owner.inputRequests
     ? (definition.capabilities?.elicitation ?? { form: {} })
     : undefined;
+  return {
+    ...(elicitation ? { elicitation } : {}),
+    ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
+  } as ClientCapabilities;
+}
+
+/** A new SDK client for `owner`, its notifications and input requests routed; not yet connected. */
+export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; version: string }): Client {
+  const { definition } = owner;
   const mode =
     definition.protocolVersion === 'legacy'
       ? 'legacy'
@@ -48,10 +59,7 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
       version: definition.clientInfo?.version ?? clientInfo.version,
     },
     {
-      capabilities: {
-        ...(elicitation ? { elicitation } : {}),
-        ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
-      } as ClientCapabilities,
+      capabilities: clientCapabilitiesOf(owner),
       versionNegotiation: { mode },
       jsonSchemaValidator: definition.jsonSchemaValidator ?? defaultJsonSchemaValidator,
     },
@@ -61,34 +69,36 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
   return client;
 }
 
-/** Each notification to its handler set (a throwing handler is logged, the others still run). */
+/** `value` to each handler of `set`; a throwing handler is logged, the others still run. */
+export function fire<T>(owner: Pick<ClientOwner, 'log'>, set: Set<(value: T) => void>, value: T): void {
+  for (const handler of set) {
+    try {
+      handler(value);
+    } catch (error) {
+      owner.log('error', `notification handler failed: ${messageOf(error)}`);
+    }
+  }
+}
+
+/** Each notification to its handler set. */
 function routeNotifications(client: Client, owner: ClientOwner): void {
   const { handlers } = owner;
-  const fire = <T>(set: Set<(value: T) => void>, value: T) => {
-    for (const handler of set) {
-      try {
-        handler(value);
-      } catch (error) {
-        owner.log('error', `notification handler failed: ${messageOf(error)}`);
-      }
-    }
-  };
   client.setNotificationHandler('notifications/tools/list_changed', () =>
-    fire(handlers.toolsChanged, undefined),
+    fire(owner, handlers.toolsChanged, undefined),
   );
   client.setNotificationHandler('notifications/prompts/list_changed', () =>
-    fire(handlers.promptsChanged, undefined),
+    fire(owner, handlers.promptsChanged, undefined),
   );
   client.setNotificationHandler('notifications/resources/list_changed', () =>
-    fire(handlers.resourcesChanged, undefined),
+    fire(owner, handlers.resourcesChanged, undefined),
   );
   client.setNotificationHandler('notifications/resources/updated', (n) =>
-    fire(handlers.resourceUpdated, { uri: n.params.uri }),
+    fire(owner, handlers.resourceUpdated, { uri: n.params.uri }),
   );
   // Our own progress routing: tokens we choose (a run id) rather than the SDK's per-request ones.
   client.setNotificationHandler('notifications/progress', (n) => {
     const { progressToken, progress, total, message } = n.params;
-    fire(handlers.progress, {
+    fire(owner, handlers.progress, {
       progressToken: String(progressToken),
       progress,
       ...(total !== undefined ? { total } : {}),

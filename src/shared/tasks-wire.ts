@@ -85,6 +85,30 @@ export const CancelTaskParamsSchema = z.looseObject({ taskId: TaskId });
 /** `inputResponses` is not here: the SDK lifts it out of the params (`ctx.mcpReq.inputResponses`). */
 export const UpdateTaskParamsSchema = z.looseObject({ taskId: TaskId });
 
+const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/** A `tasks/get` answer (and a `notifications/tasks` payload): the task with its status's payload. */
+export const DetailedTaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttlMs: z.number().nullable(),
+  pollIntervalMs: z.number().optional(),
+  inputRequests: z
+    .record(
+      z.string(),
+      z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() }),
+    )
+    .optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+
+/** The empty acknowledgement of `tasks/update` and `tasks/cancel`. */
+export const TaskAckSchema = z.looseObject({});
+
 /** Whether per-request client capabilities (the `_meta` envelope's value) declare the extension. */
 export function declaresTasks(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;

@@ -8,6 +8,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InMemoryMCPTaskStore, MCPErrorCode, MCPServer, type MCPServerTasksConfig } from '../../src/index.js';
+import { releasableWork } from '../fixtures/task-tools.js';
 import { bearerAuth, connectHttp, type HttpHarness, modernRequest, replyOf, serveHttp } from '../helpers.js';
 import { rejectionOf, textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
@@ -26,25 +27,7 @@ afterEach(async () => {
 
 /** Tools whose progress the tests drive: `work` waits for `release` or its abort signal. */
 function fixture() {
-  const aborted: string[] = [];
-  const releases = new Map<string, () => void>();
-  const work = createTool({
-    id: 'work',
-    description: 'Works until released',
-    inputSchema: z.object({ label: z.string() }),
-    execute: async ({ label }, context) => {
-      const signal = context?.mcp?.extra.signal;
-      await context?.mcp?.progress?.({ progress: 1, total: 2, message: `working on ${label}` });
-      await new Promise<void>((resolve, reject) => {
-        releases.set(label, resolve);
-        signal?.addEventListener('abort', () => {
-          aborted.push(label);
-          reject(signal.reason);
-        });
-      });
-      return `done ${label}`;
-    },
-  });
+  const { work, aborted, releases } = releasableWork();
   const ask = createTool({
     id: 'ask',
     description: 'Asks two questions at once',

@@ -17,6 +17,7 @@ import {
 } from '../../shared/trace-context.js';
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
+import { callToolFollowingTasks } from '../tasks/tool-call.js';
 import type { MCPToolDefinition } from './definition.js';
 import { shapeToolResult } from './result.js';
 import { inputSchemaFor } from './schema-cache.js';
@@ -115,20 +116,15 @@ export function mastraTool(
       const span = currentSpanOf(context);
       const meta = connection.requestMeta(traceOf(span), progressToken ? { progressToken } : undefined);
       try {
-        const result = await connection.run(
-          (client) =>
-            client.callTool(
-              {
-                name: definition.name,
-                arguments: input as Record<string, unknown>,
-                ...(meta ? { _meta: meta } : {}),
-              },
-              {
-                timeout: connection.timeout,
-                toolDefinition: definition as never,
-                ...(context?.abortSignal ? { signal: context.abortSignal } : {}),
-              },
-            ),
+        const result = await callToolFollowingTasks(
+          connection,
+          {
+            name: definition.name,
+            arguments: input as Record<string, unknown>,
+            meta,
+            definition,
+            signal: context?.abortSignal,
+          },
           context?.requestContext,
         );
         // The reply names the server span that handled the call (MCPServer does): link to it.

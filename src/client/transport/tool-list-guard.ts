@@ -11,6 +11,7 @@
 import { type JSONRPCMessage, specTypeSchemas, type Transport } from '@modelcontextprotocol/client';
 import { reservedKeyProblem } from '../tools/definition.js';
 import { type ToolSchemaOverBudget, toolSchemaOverBudget } from '../tools/schema-budget.js';
+import { interceptIncoming } from './intercept.js';
 
 export interface RejectedTool {
   /** The tool's name when it is a string. */
@@ -74,14 +75,5 @@ export function guardToolLists<T extends Transport>(
   transport: T,
   onRejected: (tool: RejectedTool) => void,
 ): T {
-  let handler: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => handler,
-    set: (next: Transport['onmessage']) => {
-      handler = next && ((message, extra) => next(screen(message, onRejected), extra));
-    },
-  });
-  return transport;
+  return interceptIncoming(transport, (message) => screen(message, onRejected));
 }

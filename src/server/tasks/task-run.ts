@@ -81,8 +81,9 @@ export class TaskRun {
     this.write({ statusMessage: message.slice(0, 1000) });
   }
 
+  /** The tool's result, as the 2026-07-28 wire has it (`resultType: 'complete'`, which requesters check). */
   completed(result: Record<string, unknown>): Promise<unknown> {
-    return this.settle({ status: 'completed', result });
+    return this.settle({ status: 'completed', result: { ...result, resultType: 'complete' } });
   }
 
   failed(error: TaskError): Promise<unknown> {

@@ -1,0 +1,83 @@
+/**
+ * A tool call on a server that offers the Tasks extension: the call declares the extension, and
+ * an answer that is a task is followed to its end (follow.ts), its status changes reported as
+ * progress updates (`progressToken` the task id). The SDK checks structured output only on a
+ * direct answer, so with the extension declared the output is checked here instead, the same way,
+ * on whichever result the call ends with.
+ */
+import type { RequestContext } from '@mastra/core/request-context';
+import type { CallToolResult, JsonSchemaType } from '@modelcontextprotocol/client';
+import type { ServerConnection } from '../connection.js';
+import { fire } from '../sdk-client.js';
+import type { MCPToolDefinition } from '../tools/definition.js';
+import { defaultJsonSchemaValidator } from '../tools/validation.js';
+import { followTask } from './follow.js';
+import { declaringTasks, offersTasks } from './requests.js';
+import { taskIn } from './task-results.js';
+
+export interface TaskAwareCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  meta: Record<string, unknown> | undefined;
+  definition: MCPToolDefinition;
+  signal?: AbortSignal | undefined;
+}
+
+/** The SDK's rule for structured output, on `result`. */
+function checkOutput(
+  connection: ServerConnection,
+  definition: MCPToolDefinition,
+  result: CallToolResult,
+): void {
+  const schema = definition.outputSchema;
+  if (!schema || result.isError) return;
+  if (result.structuredContent === undefined)
+    throw new Error(`Tool ${definition.name} has an output schema but did not return structured content`);
+  const validator = (connection.definition.jsonSchemaValidator ?? defaultJsonSchemaValidator).getValidator(
+    schema as JsonSchemaType,
+  );
+  const outcome = validator(result.structuredContent);
+  if (!outcome.valid)
+    throw new Error(`Structured content does not match the tool's output schema: ${outcome.errorMessage}`);
+}
+
+/**
+ * Calls the tool (through `connection.run`, with `requestContext`); on a server that offers tasks
+ * the call declares them, and a task answer is followed outside the call's own operation.
+ */
+export async function callToolFollowingTasks(
+  connection: ServerConnection,
+  call: TaskAwareCall,
+  requestContext?: RequestContext | null,
+): Promise<CallToolResult> {
+  const { name, meta, definition, signal } = call;
+  const options = { timeout: connection.timeout, ...(signal ? { signal } : {}) };
+  const { answer, declared } = await connection.run(async (client) => {
+    if (!offersTasks(client)) {
+      const params = { name, arguments: call.arguments, ...(meta ? { _meta: meta } : {}) };
+      const direct = await client.callTool(params, { ...options, toolDefinition: definition as never });
+      return { answer: direct as CallToolResult, declared: false };
+    }
+    const { outputSchema: _checkedHere, ...unchecked } = definition;
+    const params = { name, arguments: call.arguments, _meta: declaringTasks(connection, meta) };
+    const answered = await client.callTool(params, { ...options, toolDefinition: unchecked as never });
+    return { answer: answered as CallToolResult, declared: true };
+  }, requestContext);
+  if (!declared) return answer;
+  const task = taskIn(answer);
+  let updates = 0;
+  const result = task
+    ? await followTask(connection, task, {
+        ...(signal ? { signal } : {}),
+        what: `MCP tool '${name}' on server '${connection.name}'`,
+        onStatus: ({ taskId, status, statusMessage }) =>
+          fire(connection, connection.handlers.progress, {
+            progressToken: taskId,
+            progress: ++updates,
+            message: statusMessage ?? status,
+          }),
+      })
+    : answer;
+  checkOutput(connection, definition, result);
+  return result;
+}

@@ -1,0 +1,214 @@
+/**
+ * MCPClient as a Tasks requester (SEP-2663) against MCPServer over real HTTP: a tool's execute
+ * follows a task to its end (input requests, status as progress, output checked, abort cancels),
+ * and `mcp.tasks` starts, inspects, answers, cancels and waits for tasks by id.
+ */
+import type { ToolsInput } from '@mastra/core/agent';
+import { createTool } from '@mastra/core/tools';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { tool } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MCPClient, MCPErrorCode, type MCPProgressUpdate, MCPServer } from '../../src/index.js';
+import { releasableWork } from '../fixtures/task-tools.js';
+import { serveHttp } from '../helpers.js';
+import { rejectionOf } from '../support/results.js';
+import { eventually } from '../support/wait.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const nameQuestion = {
+  message: 'Name?',
+  requestedSchema: {
+    type: 'object' as const,
+    properties: { name: { type: 'string' as const } },
+    required: ['name'],
+  },
+};
+
+function tools() {
+  const { work, aborted, releases } = releasableWork();
+  const greet = createTool({
+    id: 'greet',
+    description: 'Asks a name, works a little, greets',
+    inputSchema: z.object({}),
+    outputSchema: z.object({ greeting: z.string() }),
+    execute: async (_input, context) => {
+      await context?.mcp?.progress?.({ progress: 1, message: 'looking up' });
+      const answer = await context?.mcp?.elicitation.sendRequest(nameQuestion);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { greeting: `hello ${String(answer?.content?.name)}` };
+    },
+  });
+  const crash = createTool({
+    id: 'crash',
+    description: 'Fails with a JSON-RPC error',
+    inputSchema: z.object({}),
+    execute: async () => {
+      throw new ProtocolError(-32099, 'deliberate protocol failure');
+    },
+  });
+  // An AI SDK tool: the server does not check its output, so its structured result breaks its schema.
+  const wrongOutput = tool({
+    description: 'Declares an output schema its result breaks',
+    inputSchema: z.object({}),
+    outputSchema: z.object({ count: z.number() }),
+    execute: async () => ({ count: 'one' }) as unknown as { count: number },
+  });
+  return { greet, work, crash, wrongOutput, aborted, releases };
+}
+
+async function setup({ tasks = true, answer = 'Ada' }: { tasks?: boolean; answer?: string } = {}) {
+  const { aborted, releases, ...served } = tools();
+  const server = new MCPServer({
+    name: 'tasks',
+    version: '1.0.0',
+    tools: served as ToolsInput,
+    ...(tasks
+      ? {
+          tasks: {
+            tools: { greet: 'optional', work: 'optional', crash: 'optional', wrongOutput: 'optional' },
+            pollIntervalMs: 30,
+          },
+        }
+      : {}),
+  });
+  const http = await serveHttp(server);
+  const asked: string[] = [];
+  const mcp = new MCPClient({
+    id: `tasks-${Math.random()}`,
+    servers: {
+      tasks: {
+        url: http.mcpUrl,
+        inputRequests: async ({ key, params }) => {
+          asked.push(`${key}:${'message' in params ? params.message : ''}`);
+          return { action: 'accept', content: { name: answer } };
+        },
+      },
+    },
+  });
+  cleanups.push(
+    () => mcp.disconnect(),
+    () => http.close(),
+    () => server.close(),
+  );
+  return { server, http, mcp, asked, aborted, releases };
+}
+
+describe('MCPClient following tasks', () => {
+  it("a tool's execute follows its task: answers the input request once, reports the status as progress, checks the output", async () => {
+    const { mcp, asked } = await setup();
+    const updates: MCPProgressUpdate[] = [];
+    await mcp.progress.onUpdate('tasks', (update) => updates.push(update));
+    const { tasks_greet } = await mcp.listTools();
+    const result = await tasks_greet?.execute?.({}, {} as never);
+    expect(result).toEqual({ greeting: 'hello Ada' });
+    expect(asked).toEqual(['input-1:Name?']);
+    expect(updates.map((update) => update.message)).toEqual(expect.arrayContaining(['Name?', 'completed']));
+    expect(new Set(updates.map((update) => update.progressToken)).size).toBe(1);
+    expect(updates.map((update) => update.progress)).toEqual(updates.map((_, index) => index + 1));
+  });
+
+  it("refuses a task result that breaks the tool's output schema, as for a direct answer", async () => {
+    const { mcp } = await setup();
+    const { tasks_wrongOutput } = await mcp.listTools();
+    const error = await rejectionOf(tasks_wrongOutput?.execute?.({}, {} as never) ?? Promise.resolve());
+    expect(error).toMatchObject({ id: MCPErrorCode.CLIENT_TOOL_CALL_FAILED });
+    expect(String((error as Error).message)).toContain(
+      "Structured content does not match the tool's output schema",
+    );
+  });
+
+  it('a JSON-RPC failure of the task rejects with the server error, and the abort signal cancels the task', async () => {
+    const { mcp, aborted } = await setup();
+    const { tasks_crash, tasks_work } = await mcp.listTools();
+    const crashed = await rejectionOf(tasks_crash?.execute?.({}, {} as never) ?? Promise.resolve());
+    expect(crashed).toMatchObject({ id: MCPErrorCode.CLIENT_TOOL_CALL_FAILED });
+    expect(String((crashed as Error).message)).toMatch(
+      /MCP tool 'crash' on server 'tasks': task [\w-]+ failed: deliberate protocol failure \(JSON-RPC -32099\)/,
+    );
+    const abort = new AbortController();
+    const running =
+      tasks_work?.execute?.({ label: 'x' }, { abortSignal: abort.signal } as never) ?? Promise.resolve();
+    const outcome = rejectionOf(running);
+    await eventually('the task to start', async () => (await mcp.listTools()) && true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abort.abort(new Error('the agent stopped'));
+    expect(await outcome).toMatchObject({ message: expect.stringContaining('the agent stopped') });
+    await eventually('the server tool to see the cancel', () => aborted.includes('x'));
+  });
+
+  it('keeps following through reconnectServer()', async () => {
+    const { mcp, releases } = await setup();
+    const { tasks_work } = await mcp.listTools();
+    const running = tasks_work?.execute?.({ label: 'r' }, {} as never);
+    await eventually('the tool to run', () => releases.has('r'));
+    await mcp.reconnectServer('tasks');
+    releases.get('r')?.();
+    expect(await running).toMatchObject({ content: [{ type: 'text', text: 'done r' }] });
+  });
+
+  it('calls tools as before on a server without the extension', async () => {
+    const { mcp, asked } = await setup({ tasks: false });
+    const { tasks_greet } = await mcp.listTools();
+    expect(await tasks_greet?.execute?.({}, {} as never)).toEqual({ greeting: 'hello Ada' });
+    expect(asked).toHaveLength(1);
+    expect(await rejectionOf(mcp.tasks.start('tasks', 'greet'))).toMatchObject({
+      id: MCPErrorCode.CLIENT_TASKS_NOT_SUPPORTED,
+      message: expect.stringContaining("MCP server 'tasks' does not offer the Tasks extension"),
+    });
+  });
+
+  it('disconnect() ends a wait at once', async () => {
+    const { mcp, releases } = await setup();
+    const started = await mcp.tasks.start('tasks', 'work', { label: 'd' });
+    const waiting = rejectionOf(mcp.tasks.wait('tasks', String(started.taskId)));
+    await eventually('the tool to run', () => releases.has('d'));
+    const before = Date.now();
+    await mcp.disconnect();
+    expect(await waiting).toMatchObject({ id: MCPErrorCode.CLIENT_DISCONNECTED });
+    expect(Date.now() - before).toBeLessThan(2000);
+    releases.get('d')?.();
+  });
+});
+
+describe('mcp.tasks', () => {
+  it('starts a task, and another client answers, inspects and waits for it by id', async () => {
+    const { mcp, http } = await setup();
+    const started = await mcp.tasks.start('tasks', 'greet');
+    expect(started).toMatchObject({ taskId: expect.any(String), task: { status: 'working' } });
+    const taskId = String(started.taskId);
+    await mcp.disconnect();
+
+    const later = new MCPClient({ id: 'later', servers: { tasks: { url: http.mcpUrl } } });
+    cleanups.push(() => later.disconnect());
+    const asking = await eventually('the question', async () => {
+      const task = await later.tasks.get('tasks', taskId);
+      return task.status === 'input_required' && task;
+    });
+    const key = Object.keys(asking.inputRequests ?? {})[0] as string;
+    await later.tasks.update('tasks', taskId, { [key]: { action: 'accept', content: { name: 'Grace' } } });
+    const result = await later.tasks.wait('tasks', taskId);
+    expect(result.structuredContent).toEqual({ greeting: 'hello Grace' });
+    expect((await later.tasks.get('tasks', taskId)).status).toBe('completed');
+  });
+
+  it('cancels, names unknown tasks, and returns a direct answer for a tool that is never a task', async () => {
+    const { mcp, aborted } = await setup();
+    const started = await mcp.tasks.start('tasks', 'work', { label: 'c' });
+    await mcp.tasks.cancel('tasks', String(started.taskId));
+    await eventually('the tool to see the cancel', () => aborted.includes('c'));
+    expect(await rejectionOf(mcp.tasks.wait('tasks', String(started.taskId)))).toMatchObject({
+      id: MCPErrorCode.CLIENT_TASK_CANCELLED,
+    });
+    expect(await rejectionOf(mcp.tasks.get('tasks', 'no-such-task'))).toMatchObject({
+      id: MCPErrorCode.CLIENT_TASK_NOT_FOUND,
+      message: expect.stringContaining(
+        "MCP server 'tasks': task no-such-task is not known to the server any more",
+      ),
+    });
+  });
+});
