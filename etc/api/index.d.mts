@@ -1086,6 +1086,7 @@ interface MCPServerTasksConfig {
     pollIntervalMs?: number;
     maxTasks?: number;
     maxTasksPerPrincipal?: number;
+    instanceTimeoutMs?: number;
     principal?: (authInfo: AuthInfo) => string | undefined;
 }
 type MCPServerTypes = Record<string, {
@@ -1145,6 +1146,9 @@ interface MCPTaskStore {
     update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
+    heartbeat?(instanceId: string, ttlMs: number): Promise<void>;
+    isAlive?(instanceId: string): Promise<boolean>;
+    release?(instanceId: string): Promise<void>;
     close?(): Promise<void>;
 }
 interface MCPTaskStoreListener {

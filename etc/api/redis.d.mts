@@ -12,6 +12,8 @@ export {
   type RedisMCPEventStoreSubscriber,
   RedisMCPServerEventBus,
   type RedisMCPServerEventBusOptions,
+  RedisMCPTaskStore,
+  type RedisMCPTaskStoreOptions,
   RedisOAuthStorage,
   type RedisOAuthStorageOptions,
   RedisResumabilityEventStore,
@@ -38,6 +40,11 @@ declare const DeliveryStatusSchema: z.ZodObject<{
     throttled: z.ZodOptional<z.ZodBoolean>;
     retryAfterMs: z.ZodOptional<z.ZodNumber>;
 }, z.core.$loose>;
+interface DetailedTask extends Task {
+    inputRequests?: Record<string, TaskInputRequest>;
+    result?: Record<string, unknown>;
+    error?: TaskError;
+}
 type EventCursor = string | null;
 interface MCPEventCursorStore {
     get(key: string): Promise<string | null | undefined> | string | null | undefined;
@@ -97,6 +104,40 @@ interface MCPServerEventBusMember {
 interface MCPStoredEvent {
     position: string;
     occurrence: MCPEventOccurrence;
+}
+interface MCPStoredTask extends DetailedTask {
+    owner?: string;
+    toolName: string;
+    instanceId: string;
+    expiresAt?: number;
+}
+type MCPTaskSignal = {
+    type: 'input';
+    inputResponses: Record<string, unknown>;
+} | {
+    type: 'cancel';
+};
+interface MCPTaskStore {
+    create(task: MCPStoredTask): Promise<void>;
+    get(taskId: string): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
+    watch(listener: MCPTaskStoreListener): () => void;
+    heartbeat?(instanceId: string, ttlMs: number): Promise<void>;
+    isAlive?(instanceId: string): Promise<boolean>;
+    release?(instanceId: string): Promise<void>;
+    close?(): Promise<void>;
+}
+interface MCPTaskStoreListener {
+    changed?(task: MCPStoredTask): void;
+    signal?(taskId: string, signal: MCPTaskSignal): void;
+}
+interface MCPTaskUpdate {
+    status?: TaskStatus;
+    statusMessage?: string | undefined;
+    inputRequests?: DetailedTask['inputRequests'];
+    result?: DetailedTask['result'];
+    error?: DetailedTask['error'];
 }
 interface MCPWebhookQueue {
     open(context: WebhookDeliveryContext): WebhookDelivery;
@@ -191,6 +232,37 @@ interface RedisMCPServerEventBusOptions {
     channelPrefix?: string;
     timeoutMs?: number;
 }
+declare class RedisMCPTaskStore implements MCPTaskStore {
+    readonly keyPrefix: string;
+    private readonly client;
+    private readonly subscriber;
+    private readonly base;
+    private readonly channel;
+    private readonly timeoutMs;
+    private readonly onError;
+    private readonly listeners;
+    private subscribed;
+    constructor(options: RedisMCPTaskStoreOptions);
+    create(task: MCPStoredTask): Promise<void>;
+    get(taskId: string): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
+    watch(listener: MCPTaskStoreListener): () => void;
+    heartbeat(instanceId: string, ttlMs: number): Promise<void>;
+    isAlive(instanceId: string): Promise<boolean>;
+    release(instanceId: string): Promise<void>;
+    private readonly deliver;
+    private command;
+    private subject;
+}
+interface RedisMCPTaskStoreOptions {
+    client: RedisCommandClient;
+    subscriber: RedisSubscriberClient;
+    serverId: string;
+    keyPrefix?: string;
+    timeoutMs?: number;
+    onError?: (error: Error) => void;
+}
 declare class RedisOAuthStorage extends RedisKeyValue implements OAuthStorage {
     constructor(options: RedisOAuthStorageOptions);
     get(key: string): Promise<string | undefined>;
@@ -247,6 +319,25 @@ interface RedisWebhookQueueOptions {
     reclaimIdleMs?: number;
     timeoutMs?: number;
 }
+interface Task {
+    taskId: string;
+    status: TaskStatus;
+    statusMessage?: string;
+    createdAt: string;
+    lastUpdatedAt: string;
+    ttlMs: number | null;
+    pollIntervalMs?: number;
+}
+interface TaskError {
+    code: number;
+    message: string;
+    data?: unknown;
+}
+interface TaskInputRequest {
+    method: string;
+    params?: Record<string, unknown>;
+}
+type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 declare const WEBHOOK_ENQUEUE_FAILED: "MCP_EVENTS_WEBHOOK_ENQUEUE_FAILED";
 interface WebhookDelivery {
     readonly registry: WebhookRegistry;

@@ -23,6 +23,7 @@ export {
   type RedisResumabilityEventStoreOptions,
 } from './legacy-event-store.js';
 export { RedisOAuthStorage, type RedisOAuthStorageOptions } from './oauth-storage.js';
+export { RedisMCPTaskStore, type RedisMCPTaskStoreOptions } from './task-store.js';
 export {
   RedisWebhookQueue,
   type RedisWebhookQueueOptions,

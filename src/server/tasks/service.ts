@@ -98,6 +98,10 @@ export class TasksService {
   private readonly maxTasksPerPrincipal: number;
   private readonly principal: (authInfo: AuthInfo) => string | undefined;
   private readonly unwatch: (() => void) | undefined;
+  private readonly instanceTimeoutMs: number;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** The first heartbeat: no task is created before other instances can see this one alive. */
+  private alive: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(
@@ -120,10 +124,28 @@ export class TasksService {
     this.maxTasks = positive(config?.maxTasks, 1000, 'maxTasks');
     this.maxTasksPerPrincipal = positive(config?.maxTasksPerPrincipal, 100, 'maxTasksPerPrincipal');
     this.principal = config?.principal ?? defaultPrincipal;
+    this.instanceTimeoutMs = positive(config?.instanceTimeoutMs, 15_000, 'instanceTimeoutMs');
     this.store = config?.store ?? new InMemoryMCPTaskStore();
     this.unwatch = config
       ? this.store.watch({ signal: (taskId, signal) => this.onSignal(taskId, signal) })
       : undefined;
+    if (config) this.startHeartbeat();
+  }
+
+  /** With a shared store, tells the other instances this one is running, every third of the timeout. */
+  private startHeartbeat(): void {
+    const { store } = this;
+    if (!store.heartbeat) return;
+    const beat = async () => {
+      try {
+        await store.heartbeat?.(this.instanceId, this.instanceTimeoutMs);
+      } catch (error) {
+        this.logger().warn(`Tasks: the heartbeat of instance ${this.instanceId} failed: ${String(error)}`);
+      }
+    };
+    this.alive = beat();
+    this.heartbeat = setInterval(beat, Math.max(1, Math.floor(this.instanceTimeoutMs / 3)));
+    this.heartbeat.unref();
   }
 
   /** Whether the server was configured with tasks (and so advertises the extension). */
@@ -175,6 +197,7 @@ export class TasksService {
   /** Stores a new task for `toolName`, starts `work` in the background and returns the CreateTaskResult. */
   async start(ctx: ServerContext, toolName: string, work: TaskWork): Promise<Record<string, unknown>> {
     if (this.closed) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The server is closing');
+    await this.alive;
     const owner = this.ownerOf(ctx);
     this.admit(toolName, owner);
     const now = new Date();
@@ -254,6 +277,7 @@ export class TasksService {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.unwatch?.();
     const stopping = [...this.runs.values()].map((run) => {
       const failed = run.failed({
@@ -264,6 +288,7 @@ export class TasksService {
       return failed;
     });
     await Promise.allSettled(stopping);
+    await this.store.release?.(this.instanceId).catch(() => {});
     if (!this.config?.store) await this.store.close?.();
   }
 
@@ -290,12 +315,33 @@ export class TasksService {
     }
   }
 
-  /** The caller's task, or -32602 exactly as for an unknown one. */
+  /** The caller's task, or -32602 exactly as for an unknown one; an orphaned task is failed first. */
   private async visible(ctx: ServerContext, taskId: string, method: string): Promise<MCPStoredTask> {
     if (!declared(ctx)) throw missingCapability(`'${method}'`);
     const task = await this.store.get(taskId);
     if (!task || task.owner !== this.ownerOf(ctx)) throw unknownTask(taskId);
-    return task;
+    return (await this.orphaned(task)) ?? task;
+  }
+
+  /**
+   * A task nobody runs any more is reported failed, never left `working`: its instance is this one
+   * but the run is not here (the process restarted with the same instance id), or its instance
+   * stopped renewing its heartbeat (it crashed).
+   */
+  private async orphaned(task: MCPStoredTask): Promise<MCPStoredTask | undefined> {
+    if (isTerminal(task.status)) return undefined;
+    const mine = task.instanceId === this.instanceId;
+    if (
+      mine ? this.runs.has(task.taskId) : !this.store.isAlive || (await this.store.isAlive(task.instanceId))
+    )
+      return undefined;
+    const message = `The server instance running this task (${task.instanceId}) stopped before the task finished`;
+    return this.store.update(task.taskId, {
+      status: 'failed',
+      statusMessage: message,
+      error: { code: ProtocolErrorCode.InternalError, message },
+      inputRequests: undefined,
+    });
   }
 
   private ownerOf(ctx: ServerContext): string | undefined {

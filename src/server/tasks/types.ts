@@ -74,6 +74,16 @@ export interface MCPTaskStore {
   signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
   /** Receives changes and signals until the returned function is called. */
   watch(listener: MCPTaskStoreListener): () => void;
+  /**
+   * Shared stores: marks `instanceId` alive for `ttlMs` (the server renews it every third of it
+   * while it runs). A task whose instance is no longer alive is reported failed, never left
+   * `working`. A store without it serves one process, where that cannot happen.
+   */
+  heartbeat?(instanceId: string, ttlMs: number): Promise<void>;
+  /** Whether `instanceId` renewed its heartbeat in time. */
+  isAlive?(instanceId: string): Promise<boolean>;
+  /** `instanceId` stopped on purpose (`close()`). */
+  release?(instanceId: string): Promise<void>;
   /** Releases what the store holds open (timers, connections). */
   close?(): Promise<void>;
 }
@@ -94,6 +104,12 @@ export interface MCPServerTasksConfig {
   maxTasks?: number;
   /** Unfinished tasks one principal (anonymous callers share one budget) runs at once on this server. Default 100. */
   maxTasksPerPrincipal?: number;
+  /**
+   * With a shared store: how long an instance that stopped renewing its heartbeat (a crash, a
+   * SIGKILL) is still taken as running; after it, its unfinished tasks are reported failed.
+   * Default 15000 (renewed every third of it).
+   */
+  instanceTimeoutMs?: number;
   /** Who owns a task created with `authInfo`. Default: the token's subject, else its client id, else a digest of the token. */
   principal?: (authInfo: AuthInfo) => string | undefined;
 }
