@@ -34,6 +34,7 @@ export type {
   MCPEventSubscription,
   MCPReceivedEvent,
 } from './client/events/types.js';
+export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
 export type {

@@ -111,6 +111,7 @@ export {
   type MCPToolDefinitionsWithErrors,
   type MCPToolExecuteResult,
   type MCPToolMap,
+  type MCPToolTaskSupport,
   type MCPToolsWithErrors,
   type MCPToolsetMap,
   type MCPToolsetsWithErrors,
@@ -171,6 +172,7 @@ export {
   getCallbackUrlCandidates,
   requestStateInstance,
   requestUrl,
+  taskSupportOf,
 };
 interface AppResource {
     name: string;
@@ -1093,6 +1095,7 @@ type MCPServerTypes = Record<string, {
     tools: Record<string, {
         input: unknown;
         output: unknown;
+        task?: 'optional' | 'required';
     }>;
 }>;
 interface MCPServerWebhookOptions {
@@ -1203,6 +1206,7 @@ interface MCPToolTaskConfig {
     support: MCPTaskSupport;
     inputBeforeTask?: boolean;
 }
+type MCPToolTaskSupport = 'optional' | 'required';
 interface MCPToolsWithErrors<TServers = never> extends FanOutErrors {
     tools: MCPToolMap<TServers>;
 }
@@ -1555,3 +1559,4 @@ declare function createStaticTokenValidator(tokens: string[]): TokenValidator;
 declare function getCallbackUrlCandidates(redirectUrl: string | URL): URL[];
 declare function requestStateInstance(state: string): string | undefined;
 declare function requestUrl(req: IncomingMessage, base?: string): URL | undefined;
+declare function taskSupportOf(definition: Pick<MCPToolDefinition, '_meta'>): MCPToolTaskSupport | undefined;

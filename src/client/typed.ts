@@ -6,8 +6,14 @@
 import type { Tool, ToolExecutionContext, ValidationError } from '@mastra/core/tools';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
-/** The shape of a server map: per server, per tool, input and output types. */
-export type MCPServerTypes = Record<string, { tools: Record<string, { input: unknown; output: unknown }> }>;
+/**
+ * The shape of a server map: per server, per tool, input and output types, and `task` when the
+ * server may answer the tool with a task (MCP Tasks; `mastra-mcp generate` marks it).
+ */
+export type MCPServerTypes = Record<
+  string,
+  { tools: Record<string, { input: unknown; output: unknown; task?: 'optional' | 'required' }> }
+>;
 
 /** `never` stands for "no type argument given". */
 export type IsUntyped<TServers> = [TServers] extends [never] ? true : false;

@@ -4,6 +4,7 @@
  * same catalogue always renders the same text. The catalogue budget is spent in that order too:
  * once it is exhausted, the remaining schemas are not read at all and become `unknown`.
  */
+import { taskSupportOf } from '../client/tasks/task-support.js';
 import type { MCPToolDefinition } from '../client/tools/definition.js';
 import { CATALOGUE_MAX_VALUES, countJsonValues } from './catalogue-budget.js';
 import { convertSchema, type HelperType, type NameAllocator } from './convert.js';
@@ -79,9 +80,12 @@ export function renderModule(catalogue: Catalogue): RenderedModule {
       tools++;
       const input = typeOf(definition.inputSchema, server, tool, 'input');
       const output = typeOf(definition.outputSchema, server, tool, 'output');
+      const task = taskSupportOf(definition);
       const shape = objectLiteral([
         { doc: [], text: `input: ${input}` },
         { doc: [], text: `output: ${output}` },
+        // The server may answer with a task (MCP Tasks); execute() follows it to its end.
+        ...(task ? [{ doc: [], text: `task: '${task}'` }] : []),
       ]);
       return { doc: docComment(definition.description), text: `${propertyKey(tool)}: ${shape.text}` };
     });

@@ -538,6 +538,20 @@ describe('renderModule', () => {
     );
   });
 
+  it('marks the tools a server may answer with a task, from the tool _meta MCPServer lists', () => {
+    const object = { type: 'object', properties: {} };
+    const { text } = renderModule({
+      reports: {
+        build: tool(object, { _meta: { 'mastra/taskSupport': 'required' } }),
+        draft: tool(object, { _meta: { 'mastra/taskSupport': 'optional' } }),
+        plain: tool(object, { _meta: { 'mastra/taskSupport': 'forbidden', other: true } }),
+      },
+    });
+    expect(text).toContain("build: {\n        input: { [key: string]: unknown };\n        output: unknown;\n        task: 'required';");
+    expect(text).toContain("task: 'optional'");
+    expect(text.match(/task: /g)).toHaveLength(2);
+  });
+
   it('is deterministic whatever order the catalogue lists servers and tools in', () => {
     const reversed = Object.fromEntries(
       Object.entries(catalogue)
