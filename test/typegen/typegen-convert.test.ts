@@ -547,7 +547,9 @@ describe('renderModule', () => {
         plain: tool(object, { _meta: { 'mastra/taskSupport': 'forbidden', other: true } }),
       },
     });
-    expect(text).toContain("build: {\n        input: { [key: string]: unknown };\n        output: unknown;\n        task: 'required';");
+    expect(text).toContain(
+      "build: {\n        input: { [key: string]: unknown };\n        output: unknown;\n        task: 'required';",
+    );
     expect(text).toContain("task: 'optional'");
     expect(text.match(/task: /g)).toHaveLength(2);
   });
