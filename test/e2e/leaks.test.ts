@@ -58,4 +58,9 @@ describe('nothing is left running', () => {
     const { exited, stdout, stderr } = await runToExit('test/fixtures/proxy-leak-check.ts', 40_000);
     expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
   }, 60_000);
+
+  it('a server running tasks and a client following them exit by themselves after disconnect() and close()', async () => {
+    const { exited, stdout, stderr } = await runToExit('test/fixtures/tasks-leak-check.ts', 40_000);
+    expect({ exited, stdout }, stderr).toEqual({ exited: 0, stdout: '[]\n' });
+  }, 60_000);
 });
