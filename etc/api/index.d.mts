@@ -393,7 +393,9 @@ declare class InMemoryMCPTaskStore implements MCPTaskStore {
     get size(): number;
     create(task: MCPStoredTask): Promise<void>;
     get(taskId: string): Promise<MCPStoredTask | undefined>;
-    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate, expect?: {
+        instanceId: string;
+    }): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
     private live;
@@ -1127,6 +1129,10 @@ interface MCPStoredTask extends DetailedTask {
     toolName: string;
     instanceId: string;
     expiresAt?: number;
+    workflow?: {
+        key: string;
+        runId: string;
+    };
 }
 type MCPTask = DetailedTask;
 type MCPTaskSignal = {
@@ -1146,7 +1152,9 @@ type MCPTaskStart = {
 interface MCPTaskStore {
     create(task: MCPStoredTask): Promise<void>;
     get(taskId: string): Promise<MCPStoredTask | undefined>;
-    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate, expect?: {
+        instanceId: string;
+    }): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
     heartbeat?(instanceId: string, ttlMs: number): Promise<void>;
@@ -1161,6 +1169,8 @@ interface MCPTaskStoreListener {
 type MCPTaskSupport = 'forbidden' | 'optional' | 'required';
 interface MCPTaskUpdate {
     status?: TaskStatus;
+    instanceId?: string;
+    workflow?: MCPStoredTask['workflow'];
     statusMessage?: string | undefined;
     inputRequests?: DetailedTask['inputRequests'];
     result?: DetailedTask['result'];

@@ -110,6 +110,10 @@ interface MCPStoredTask extends DetailedTask {
     toolName: string;
     instanceId: string;
     expiresAt?: number;
+    workflow?: {
+        key: string;
+        runId: string;
+    };
 }
 type MCPTaskSignal = {
     type: 'input';
@@ -120,7 +124,9 @@ type MCPTaskSignal = {
 interface MCPTaskStore {
     create(task: MCPStoredTask): Promise<void>;
     get(taskId: string): Promise<MCPStoredTask | undefined>;
-    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate, expect?: {
+        instanceId: string;
+    }): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
     heartbeat?(instanceId: string, ttlMs: number): Promise<void>;
@@ -134,6 +140,8 @@ interface MCPTaskStoreListener {
 }
 interface MCPTaskUpdate {
     status?: TaskStatus;
+    instanceId?: string;
+    workflow?: MCPStoredTask['workflow'];
     statusMessage?: string | undefined;
     inputRequests?: DetailedTask['inputRequests'];
     result?: DetailedTask['result'];
@@ -245,7 +253,9 @@ declare class RedisMCPTaskStore implements MCPTaskStore {
     constructor(options: RedisMCPTaskStoreOptions);
     create(task: MCPStoredTask): Promise<void>;
     get(taskId: string): Promise<MCPStoredTask | undefined>;
-    update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+    update(taskId: string, update: MCPTaskUpdate, expect?: {
+        instanceId: string;
+    }): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
     heartbeat(instanceId: string, ttlMs: number): Promise<void>;

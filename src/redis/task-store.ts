@@ -28,13 +28,17 @@ import { RedisScript } from './script.js';
 
 const STORE = 'RedisMCPTaskStore';
 
-/** Applies an update unless the task is terminal; answers the task as stored after it (or nil). */
+/**
+ * Applies an update unless the task is terminal (or, with ARGV[3], runs on another instance);
+ * answers the task as stored after it (or nil).
+ */
 const UPDATE = new RedisScript(`
 local raw = redis.call('GET', KEYS[1])
 if not raw then return false end
 local task = cjson.decode(raw)
 local status = task['status']
 if status == 'completed' or status == 'failed' or status == 'cancelled' then return raw end
+if ARGV[3] ~= '' and task['instanceId'] ~= ARGV[3] then return raw end
 local change = cjson.decode(ARGV[1])
 for key, value in pairs(change['set']) do task[key] = value end
 for _, key in ipairs(change['unset']) do task[key] = nil end
@@ -104,7 +108,11 @@ export class RedisMCPTaskStore implements MCPTaskStore {
     return typeof raw === 'string' ? (JSON.parse(raw) as MCPStoredTask) : undefined;
   }
 
-  async update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined> {
+  async update(
+    taskId: string,
+    update: MCPTaskUpdate,
+    expect?: { instanceId: string },
+  ): Promise<MCPStoredTask | undefined> {
     const set: Record<string, unknown> = {};
     const unset: string[] = [];
     for (const [key, value] of Object.entries(update)) {
@@ -117,7 +125,7 @@ export class RedisMCPTaskStore implements MCPTaskStore {
     const raw = await UPDATE.run(
       this.client,
       [key],
-      [change, new Date().toISOString()],
+      [change, new Date().toISOString(), expect?.instanceId ?? ''],
       this.subject('update', key),
       this.timeoutMs,
     );

@@ -48,6 +48,8 @@ function resumeQuestion(
   };
 }
 
+type WorkflowRun = Awaited<ReturnType<Workflow['createRun']>>;
+
 export async function runWorkflow(
   key: string,
   workflow: Workflow,
@@ -55,14 +57,52 @@ export async function runWorkflow(
   invocation: ToolInvocation,
 ): Promise<RunResult> {
   const run = await workflow.createRun();
+  invocation.task?.workflowRun(key, run.runId);
+  return drive(key, workflow, run, invocation, (common) => run.start({ inputData, ...common }));
+}
+
+/**
+ * Takes over a run another instance drove as a task, from its snapshot: a suspended run asks for
+ * its resume data again, a finished one answers with its result. A run that was in the middle of
+ * a step when its instance stopped cannot be continued safely and fails naming it.
+ */
+export async function resumeWorkflow(
+  key: string,
+  workflow: Workflow,
+  runId: string,
+  invocation: ToolInvocation,
+): Promise<RunResult> {
+  const state = await workflow.getWorkflowRunById(runId);
+  if (!state) throw failed(key, new Error(`its run ${runId} is not in the Mastra storage`));
+  const run = await workflow.createRun({ runId });
+  return drive(key, workflow, run, invocation, async () => {
+    if (state.status === 'suspended' || state.status === 'success' || state.status === 'failed') {
+      const suspended = Object.keys(state.suspendedPaths ?? {}).map((stepId) => [stepId]);
+      return { ...state, suspended } as unknown as RunResult;
+    }
+    throw failed(key, new Error(`its run ${runId} was ${state.status} when the instance driving it stopped`));
+  });
+}
+
+/** Starts (or resumes) the run with `begin`; as a task, a suspended run asks for its resume data and resumes. */
+async function drive(
+  key: string,
+  workflow: Workflow,
+  run: WorkflowRun,
+  invocation: ToolInvocation,
+  begin: (common: { requestContext: ToolInvocation['requestContext'] }) => Promise<RunResult>,
+): Promise<RunResult> {
   const common = {
     requestContext: invocation.requestContext,
     ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
   };
-  const stop = () => void run.cancel().catch(() => {});
+  // A task cancelled or expired cancels its run; one released by a closing instance leaves it to resume.
+  const stop = () => {
+    if (!invocation.task?.released) void run.cancel().catch(() => {});
+  };
   if (invocation.task) invocation.signal?.addEventListener('abort', stop, { once: true });
   try {
-    let result = await run.start({ inputData, ...common });
+    let result = await begin(common);
     while (invocation.task && result.status === 'suspended' && invocation.mcp) {
       const path = result.suspended[0] ?? [];
       if (!workflow.mastra?.getStorage()) {

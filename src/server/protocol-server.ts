@@ -44,7 +44,7 @@ import {
   toolContext,
 } from './tool-context.js';
 import { ToolArgumentsError, type ToolEntry } from './tool-entry.js';
-import type { ToolInvocation } from './tool-invocation.js';
+import type { TaskHooks, ToolInvocation } from './tool-invocation.js';
 import { errorResult, toCallToolResult } from './tool-result.js';
 import { exposeTraceContext, inToolSpan, type TracedHost, traced } from './trace-context.js';
 import type { MCPRequestExtra, MCPToolContext } from './types.js';
@@ -166,18 +166,18 @@ async function serveAsTask(
   name: string,
   tasks: TasksService,
   suspended: SuspendedCalls,
-  invoke: (mcp: MCPToolContext, signal: AbortSignal, forTask: boolean) => Promise<CallToolResult>,
+  invoke: (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => Promise<CallToolResult>,
   extra: MCPRequestExtra,
   project: (result: CallToolResult) => CallToolResult,
 ): Promise<CallToolResult | InputRequiredResult> {
   const created = (work: TaskWork) => tasks.start(ctx, name, work) as Promise<CallToolResult>;
   if (!tasks.asksBeforeTask(name)) {
-    return created(async (run) => project(await invoke(taskToolContext(extra, run), run.signal, true)));
+    return created(async (run) => project(await invoke(taskToolContext(extra, run), run.signal, run)));
   }
   const outcome = await suspended.serve(
     ctx,
     name,
-    (run) => invoke(handedOverToolContext(ctx, run, extra), run.signal, true),
+    (run) => invoke(handedOverToolContext(ctx, run, extra), run.signal, run),
     { untilWorking: true },
   );
   if (isInputRequiredResult(outcome)) return outcome;
@@ -246,17 +246,19 @@ export function createProtocolServer(
       // Only now, so authorization never sees it.
       exposeTraceContext(requestContext, trace);
       // A suspended run (2026-07-28 elicitation) stays under the span of the request that started it.
-      const invoke = (mcp: MCPToolContext, signal: AbortSignal, forTask = false) => {
+      const invoke = (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => {
         const invocation: ToolInvocation = {
           mcp,
           requestContext,
           signal,
           tracingContext: trace.tracingContext,
-          ...(forTask ? { task: true } : {}),
+          ...(task ? { task } : {}),
         };
         const mastra = host.mastra();
         if (mastra) invocation.mastra = mastra;
-        return runTool(entry, request.params.arguments, invocation, reporting, { forTask });
+        return runTool(entry, request.params.arguments, invocation, reporting, {
+          forTask: task !== undefined,
+        });
       };
       const project = (result: CallToolResult) =>
         server.projectCallToolResult(result, entry.definition.outputSchema);

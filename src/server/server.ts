@@ -39,6 +39,7 @@ import { resolveRequestState } from './request-state.js';
 import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
 import { SuspendedCalls } from './suspended-calls.js';
+import { workflowResumer } from './tasks/resume.js';
 import { TasksService } from './tasks/service.js';
 import type { ToolEntry } from './tool-entry.js';
 import { coreTool, type ToolInfo, toolInfo } from './tool-info.js';
@@ -138,7 +139,12 @@ export class MCPServer extends MCPServerBase {
     const self = this;
     this.eventsService = new EventsService(config.events, () => this.logger);
     this.events = this.eventsService.api;
-    this.tasksService = new TasksService(config.tasks, requestState.instanceId, () => this.logger);
+    this.tasksService = new TasksService(
+      config.tasks,
+      requestState.instanceId,
+      () => this.logger,
+      workflowResumer(() => this.registry),
+    );
     this.tasksService.warnUnserved((name) => this.registry.get(name) !== undefined);
     this.host = {
       get id() {

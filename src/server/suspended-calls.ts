@@ -31,6 +31,7 @@ import { principalOf } from './auth/principal.js';
 import { checkElicitAnswer } from './elicit-answer.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from './limits.js';
 import { localRequestState, type ResolvedRequestState, rotatingCodec } from './request-state.js';
+import type { TaskHooks } from './tool-invocation.js';
 import type { ElicitationRequest } from './types.js';
 
 /** `data.reason` of the error a retry gets on an instance that does not hold its suspended call. */
@@ -64,14 +65,14 @@ interface Question {
 type Elicit = (request: ElicitationRequest) => Promise<ElicitResult>;
 
 /** What a run that became a task talks to from then on (a TaskRun). */
-export interface TaskSink {
+export interface TaskSink extends TaskHooks {
   elicit: Elicit;
   signal: AbortSignal;
   report(message: string): void;
 }
 
 /** What a tool run started by `serve()` asks through, and what it reports to once it became a task. */
-export interface RunHandle {
+export interface RunHandle extends TaskHooks {
   elicit: Elicit;
   signal: AbortSignal;
   readonly task: TaskSink | undefined;
@@ -99,6 +100,8 @@ class SuspendedCall implements RunHandle {
   private signalAsked!: () => void;
   private questions = 0;
   task: TaskSink | undefined;
+  /** A workflow run reported before the call became a task, passed on at the hand-over. */
+  private workflow: [key: string, runId: string] | undefined;
   /** The run's abort signal: the first round's request, then the task's once it became one. */
   private readonly abort = new AbortController();
 
@@ -134,10 +137,20 @@ class SuspendedCall implements RunHandle {
           this.signalAsked();
         });
 
+  get released(): boolean {
+    return this.task?.released ?? false;
+  }
+
+  workflowRun(key: string, runId: string): void {
+    if (this.task) this.task.workflowRun(key, runId);
+    else this.workflow = [key, runId];
+  }
+
   /** From now on the run talks to `task`: the question asked just now goes there too. */
   handOver(task: TaskSink): void {
     this.follow(task.signal);
     this.task = task;
+    if (this.workflow) task.workflowRun(...this.workflow);
     const question = this.question;
     this.question = undefined;
     if (question) task.elicit(question.request).then(question.resolve, question.reject);

@@ -14,5 +14,13 @@ export interface ToolInvocation {
   /** The span the run nests under (an MCP request's tool span), when the server is traced. */
   tracingContext?: TracingContext;
   /** The call runs as a task (derived-runs.ts: a workflow asks for its resume data, an agent streams). */
-  task?: boolean;
+  task?: TaskHooks;
+}
+
+/** What a run that is (or becomes) a task reports about itself. */
+export interface TaskHooks {
+  /** The workflow run a `run_<workflow>` task drives: stored with the task, so another instance can resume it. */
+  workflowRun(key: string, runId: string): void;
+  /** The run stopped because its instance is closing, leaving the task to be taken over: its work is not cancelled. */
+  readonly released: boolean;
 }

@@ -3,7 +3,9 @@
  * process: any instance answers for any task (its input answers and cancels reach the instance
  * running it), and a task whose instance was SIGKILLed is reported failed, never left `working`.
  */
+import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisMCPTaskStore } from '../../src/redis/index.js';
 import { type Instance, startInstance } from '../fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
 import { modernRequest, replyOf } from '../helpers.js';
@@ -90,5 +92,41 @@ describe('tasks on Redis across instances', () => {
       error: { code: -32603, message: expect.stringContaining('stopped before the task finished') },
     });
     expect((await rpc(b, 'tasks/get', { taskId })).result?.status).toBe('failed');
+  });
+
+  it('the store: one claim of a task wins, a terminal status sticks, heartbeats lapse', async () => {
+    const connect = async () => {
+      const client = createClient({ url: redis.url });
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    };
+    const [client, subscriber] = await Promise.all([connect(), connect()]);
+    try {
+      const store = new RedisMCPTaskStore({ client, subscriber, serverId: 'claims' });
+      const now = new Date().toISOString();
+      await store.create({
+        taskId: 't1',
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: null,
+        toolName: 'x',
+        instanceId: 'dead',
+      });
+      const claims = await Promise.all(
+        ['b', 'c'].map((instanceId) => store.update('t1', { instanceId }, { instanceId: 'dead' })),
+      );
+      const winners = claims.filter((task, index) => task?.instanceId === ['b', 'c'][index]);
+      expect(winners).toHaveLength(1);
+      await store.update('t1', { status: 'cancelled' });
+      expect((await store.update('t1', { status: 'completed', result: {} }))?.status).toBe('cancelled');
+      expect(await store.update('missing', { status: 'failed' })).toBeUndefined();
+      await store.heartbeat('b', 150);
+      expect(await store.isAlive('b')).toBe(true);
+      await eventually('the heartbeat to lapse', async () => !(await store.isAlive('b')));
+    } finally {
+      await Promise.all([client.close(), subscriber.close()]);
+    }
   });
 });

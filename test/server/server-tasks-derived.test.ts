@@ -9,8 +9,8 @@ import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MCPServer } from '../../src/index.js';
-import { modernRequest, replyOf, serveHttp } from '../helpers.js';
+import { InMemoryMCPTaskStore, MCPServer } from '../../src/index.js';
+import { modernRequest, replyOf, serveHttp, serveReplaceable } from '../helpers.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -269,5 +269,60 @@ describe('derived tools as tasks', () => {
     );
     expect(textOf(done.result)).toBe(WORDS.join(''));
     expect(textOf(done.result)).toBe(textOf(sync.result));
+  });
+
+  it('run_<workflow>: a task survives a server restart: the next server takes the run over from its snapshot', async () => {
+    new Mastra({ workflows: { payment }, logger: false });
+    const store = new InMemoryMCPTaskStore();
+    const requestState = { key: 'a-shared-key-of-at-least-32-bytes!!', instanceId: 'one' };
+    const build = () =>
+      new MCPServer({
+        id: 'restart',
+        name: 'restart',
+        version: '1.0.0',
+        tools: {},
+        workflows: { payment },
+        requestState,
+        tasks: { store, pollIntervalMs: 50 },
+      });
+    let server = build();
+    const http = await serveReplaceable(() => server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    let id = 0;
+    const rpc = async (method: string, params: Record<string, unknown>) =>
+      replyOf<Reply>(
+        await fetch(http.mcpUrl, modernRequest(method, params, { id: ++id, capabilities: TASKS })),
+      );
+    const taskId = String(
+      (await rpc('tools/call', { name: 'run_payment', arguments: { amount: 70 } })).result?.taskId,
+    );
+    const before = await eventually('the question before the restart', async () => {
+      const reply = await rpc('tasks/get', { taskId });
+      return reply.result?.status === 'input_required' && reply.result;
+    });
+    await server.close();
+    server = build();
+    // The first poll after the restart finds nobody running it: the new server takes it over.
+    const after = await eventually('the question asked again by the new server', async () => {
+      const reply = await rpc('tasks/get', { taskId });
+      return reply.result?.status === 'input_required' && reply.result;
+    });
+    const [oldKey] = Object.keys(before.inputRequests as object);
+    const [newKey, request] =
+      Object.entries(after.inputRequests as Record<string, { params: { message: string } }>)[0] ?? [];
+    expect(newKey).not.toBe(oldKey);
+    expect(request?.params.message).toBe('Approve a payment of 70?');
+    await rpc('tasks/update', {
+      taskId,
+      inputResponses: { [String(newKey)]: { action: 'accept', content: { approver: 'Lee' } } },
+    });
+    const done = await eventually('the run to finish on the new server', async () => {
+      const reply = await rpc('tasks/get', { taskId });
+      return reply.result?.status === 'completed' && reply.result;
+    });
+    expect(textOf(done.result)).toContain('"approvedBy":"Lee"');
   });
 });

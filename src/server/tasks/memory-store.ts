@@ -55,10 +55,14 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
     return task ? { ...task } : undefined;
   }
 
-  async update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined> {
+  async update(
+    taskId: string,
+    update: MCPTaskUpdate,
+    expect?: { instanceId: string },
+  ): Promise<MCPStoredTask | undefined> {
     const task = this.live(taskId);
     if (!task) return undefined;
-    if (isTerminal(task.status)) return { ...task };
+    if (isTerminal(task.status) || (expect && task.instanceId !== expect.instanceId)) return { ...task };
     for (const [key, value] of Object.entries(update) as [keyof MCPTaskUpdate, unknown][]) {
       if (value === undefined) delete task[key];
       else (task as unknown as Record<string, unknown>)[key] = value;

@@ -36,6 +36,7 @@ import {
 import { defaultPrincipal } from '../auth/principal.js';
 import { protocolErrorIn, requestParams } from '../request-errors.js';
 import { InMemoryMCPTaskStore } from './memory-store.js';
+import type { TaskResumer } from './resume.js';
 import { TaskRun } from './task-run.js';
 import type {
   MCPServerTasksConfig,
@@ -108,6 +109,8 @@ export class TasksService {
     private readonly config: MCPServerTasksConfig | undefined,
     readonly instanceId: string,
     private readonly logger: () => IMastraLogger,
+    /** What a task another instance lost can be continued with here (workflows with storage). */
+    private readonly resumer: TaskResumer = () => undefined,
   ) {
     for (const [tool, setting] of Object.entries(config?.tools ?? {})) {
       const support = typeof setting === 'object' && setting !== null ? setting.support : setting;
@@ -273,19 +276,61 @@ export class TasksService {
     );
   }
 
+  /**
+   * Continues `task` here with `work`, once this instance claimed it (only one instance wins a
+   * claim: the store checks the task still names the lost instance). Its new input requests get
+   * keys of their own, as keys are never reused over a task's life.
+   */
+  private async takeOver(task: MCPStoredTask, work: TaskWork): Promise<MCPStoredTask | undefined> {
+    const claimed = await this.store.update(
+      task.taskId,
+      // Questions of the lost run are void: the run asks again here, under keys of its own.
+      {
+        instanceId: this.instanceId,
+        status: 'working',
+        inputRequests: undefined,
+        statusMessage: `Resumed on instance ${this.instanceId}`,
+      },
+      { instanceId: task.instanceId },
+    );
+    if (!claimed || claimed.instanceId !== this.instanceId || isTerminal(claimed.status)) return claimed;
+    const run = new TaskRun(
+      task.taskId,
+      task.owner,
+      task.toolName,
+      this.store,
+      (error) =>
+        this.logger().error(
+          `Task ${task.taskId} (tool '${task.toolName}'): the task store failed: ${String(error)}`,
+        ),
+      `resumed-${this.instanceId.slice(0, 8)}`,
+    );
+    this.track(run);
+    run.expireAt(task.expiresAt);
+    void this.execute(run, work);
+    return claimed;
+  }
+
   /** Stops every task this instance runs (they fail: nothing will finish them), then stops watching the store. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
     this.unwatch?.();
-    const stopping = [...this.runs.values()].map((run) => {
+    const stopping = [...this.runs.values()].map(async (run) => {
+      // A task an instance can take over (a workflow with storage, in a store that outlives this
+      // process) is left as it is for that instance: only its run here stops.
+      const task = this.config?.store ? await this.store.get(run.taskId).catch(() => undefined) : undefined;
+      if (task && this.resumer(task)) {
+        run.release(new Error('the server is closing'));
+        return;
+      }
       const failed = run.failed({
         code: ProtocolErrorCode.InternalError,
         message: 'The server closed before the task finished',
       });
       run.stop(new Error('the server is closing'));
-      return failed;
+      await failed;
     });
     await Promise.allSettled(stopping);
     await this.store.release?.(this.instanceId).catch(() => {});
@@ -324,9 +369,10 @@ export class TasksService {
   }
 
   /**
-   * A task nobody runs any more is reported failed, never left `working`: its instance is this one
-   * but the run is not here (the process restarted with the same instance id), or its instance
-   * stopped renewing its heartbeat (it crashed).
+   * A task nobody runs any more (its instance is this one but the run is not here: the process
+   * restarted with the same instance id; or its instance stopped renewing its heartbeat: it
+   * crashed) is taken over when it can be (a workflow with storage), else reported failed, never
+   * left `working`.
    */
   private async orphaned(task: MCPStoredTask): Promise<MCPStoredTask | undefined> {
     if (isTerminal(task.status)) return undefined;
@@ -335,6 +381,8 @@ export class TasksService {
       mine ? this.runs.has(task.taskId) : !this.store.isAlive || (await this.store.isAlive(task.instanceId))
     )
       return undefined;
+    const work = this.closed ? undefined : this.resumer(task);
+    if (work) return this.takeOver(task, work);
     const message = `The server instance running this task (${task.instanceId}) stopped before the task finished`;
     return this.store.update(task.taskId, {
       status: 'failed',

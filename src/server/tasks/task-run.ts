@@ -8,6 +8,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/server';
 import type { TaskError, TaskInputRequest } from '../../shared/tasks-wire.js';
 import { checkElicitAnswer } from '../elicit-answer.js';
+import type { TaskHooks } from '../tool-invocation.js';
 import type { ElicitationRequest } from '../types.js';
 import type { MCPTaskStore, MCPTaskUpdate } from './types.js';
 
@@ -17,12 +18,13 @@ interface Question {
   reject: (error: unknown) => void;
 }
 
-export class TaskRun {
+export class TaskRun implements TaskHooks {
   private readonly abort = new AbortController();
   private readonly questions = new Map<string, Question>();
   private issued = 0;
   private writes: Promise<unknown> = Promise.resolve();
   private expiry: NodeJS.Timeout | undefined;
+  private releasedRun = false;
 
   constructor(
     readonly taskId: string,
@@ -30,6 +32,8 @@ export class TaskRun {
     readonly toolName: string,
     private readonly store: MCPTaskStore,
     private readonly onWriteError: (error: unknown) => void,
+    /** Input request keys are `<keyPrefix>-<n>`: a run that takes over a task uses a prefix of its own. */
+    private readonly keyPrefix = 'input',
   ) {}
 
   /** Aborts when the task is cancelled, expires or the server closes; the tool's abort signal. */
@@ -51,7 +55,7 @@ export class TaskRun {
   readonly elicit = (request: ElicitationRequest): Promise<ElicitResult> => {
     if (this.abort.signal.aborted) return Promise.reject(this.abort.signal.reason);
     // Keys are never reused over the task's life, as the specification requires.
-    const key = `input-${++this.issued}`;
+    const key = `${this.keyPrefix}-${++this.issued}`;
     return new Promise<ElicitResult>((resolve, reject) => {
       this.questions.set(key, { request, resolve, reject });
       this.publishQuestions();
@@ -74,6 +78,11 @@ export class TaskRun {
     for (const [key] of Object.entries(inputResponses)) this.questions.delete(key);
     this.publishQuestions();
     for (const [question, answer] of answers) question.resolve(answer);
+  }
+
+  /** The workflow run this task drives, stored with it (another instance resumes it from there). */
+  workflowRun(key: string, runId: string): void {
+    this.write({ workflow: { key, runId } });
   }
 
   /** Progress or a log line from the tool, shown as the task's status message. */
@@ -104,6 +113,16 @@ export class TaskRun {
     if (!this.abort.signal.aborted) this.abort.abort(reason);
   }
 
+  get released(): boolean {
+    return this.releasedRun;
+  }
+
+  /** Stops the run without another write: the stored task is left for an instance to take over. */
+  release(reason: Error): void {
+    this.releasedRun = true;
+    this.stop(reason);
+  }
+
   /** Resolves once every write so far has reached the store. */
   flushed(): Promise<unknown> {
     return this.writes;
@@ -131,6 +150,7 @@ export class TaskRun {
   }
 
   private write(update: MCPTaskUpdate): Promise<unknown> {
+    if (this.releasedRun) return this.writes;
     this.writes = this.writes.then(() => this.store.update(this.taskId, update)).catch(this.onWriteError);
     return this.writes;
   }

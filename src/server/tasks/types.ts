@@ -35,11 +35,15 @@ export interface MCPStoredTask extends DetailedTask {
   instanceId: string;
   /** Epoch milliseconds after which the store may forget it (createdAt + ttlMs); absent for unlimited. */
   expiresAt?: number;
+  /** The workflow run a `run_<workflow>` task drives: another instance resumes it from its snapshot. */
+  workflow?: { key: string; runId: string };
 }
 
 /** A change to a stored task; members set to `undefined` are removed. */
 export interface MCPTaskUpdate {
   status?: TaskStatus;
+  instanceId?: string;
+  workflow?: MCPStoredTask['workflow'];
   statusMessage?: string | undefined;
   inputRequests?: DetailedTask['inputRequests'];
   result?: DetailedTask['result'];
@@ -67,9 +71,15 @@ export interface MCPTaskStore {
   get(taskId: string): Promise<MCPStoredTask | undefined>;
   /**
    * Applies `update` and resolves with the task as stored after it; a terminal task is left as it
-   * is (its status sticks) and returned unchanged; undefined when the task is unknown or expired.
+   * is (its status sticks) and returned unchanged, and so is a task whose `instanceId` is not
+   * `expect.instanceId` when given (an instance taking over a task checks nobody took it first);
+   * undefined when the task is unknown or expired.
    */
-  update(taskId: string, update: MCPTaskUpdate): Promise<MCPStoredTask | undefined>;
+  update(
+    taskId: string,
+    update: MCPTaskUpdate,
+    expect?: { instanceId: string },
+  ): Promise<MCPStoredTask | undefined>;
   /** Passes `signal` to every listener (the instance running the task acts on it). */
   signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
   /** Receives changes and signals until the returned function is called. */
