@@ -33,7 +33,8 @@ import {
 } from './request-errors.js';
 import type { ResourceHandlers } from './resources.js';
 import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
-import type { TasksService, TaskWork } from './tasks/service.js';
+import type { TasksService } from './tasks/service.js';
+import type { TaskWork } from './tasks/task-run.js';
 import type { MCPTaskSupport } from './tasks/types.js';
 import {
   type Elicit,

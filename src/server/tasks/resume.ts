@@ -11,10 +11,7 @@ import { protocolErrorIn } from '../request-errors.js';
 import { taskToolContext } from '../tool-context.js';
 import type { ToolInvocation } from '../tool-invocation.js';
 import { errorResult, toCallToolResult } from '../tool-result.js';
-import type { TaskWork } from './service.js';
-import type { MCPStoredTask } from './types.js';
-
-export type TaskResumer = (task: MCPStoredTask) => TaskWork | undefined;
+import type { TaskResumer } from './task-run.js';
 
 export function workflowResumer(registry: () => ToolRegistry): TaskResumer {
   return (task) => {

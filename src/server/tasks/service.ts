@@ -36,8 +36,7 @@ import {
 import { defaultPrincipal } from '../auth/principal.js';
 import { protocolErrorIn, requestParams } from '../request-errors.js';
 import { InMemoryMCPTaskStore } from './memory-store.js';
-import type { TaskResumer } from './resume.js';
-import { TaskRun } from './task-run.js';
+import { type TaskResumer, TaskRun, type TaskWork } from './task-run.js';
 import type {
   MCPServerTasksConfig,
   MCPStoredTask,
@@ -53,9 +52,6 @@ const SUPPORT_VALUES: ReadonlySet<string> = new Set(['forbidden', 'optional', 'r
 
 /** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
 const ANONYMOUS = '';
-
-/** Runs a tool for a task to its `CallToolResult`; throws what the tool threw. */
-export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
 
 function invalidOption(message: string, field: string): Error {
   return mcpError(MCPErrorCode.SERVER_INVALID_TASKS_OPTION, `tasks: ${message}`, { field });

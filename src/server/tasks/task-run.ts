@@ -10,7 +10,13 @@ import type { TaskError, TaskInputRequest } from '../../shared/tasks-wire.js';
 import { checkElicitAnswer } from '../elicit-answer.js';
 import type { TaskHooks } from '../tool-invocation.js';
 import type { ElicitationRequest } from '../types.js';
-import type { MCPTaskStore, MCPTaskUpdate } from './types.js';
+import type { MCPStoredTask, MCPTaskStore, MCPTaskUpdate } from './types.js';
+
+/** Runs a tool for a task to its `CallToolResult`; throws what the tool threw. */
+export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
+
+/** What a task another instance lost can be continued with here, if anything (resume.ts). */
+export type TaskResumer = (task: MCPStoredTask) => TaskWork | undefined;
 
 interface Question {
   request: ElicitationRequest;
