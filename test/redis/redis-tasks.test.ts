@@ -5,10 +5,13 @@
  */
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MCPClient, MCPErrorCode } from '../../src/index.js';
 import { RedisMCPTaskStore } from '../../src/redis/index.js';
+import { startBalancer } from '../fixtures/balancer.js';
 import { type Instance, startInstance } from '../fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
 import { modernRequest, replyOf } from '../helpers.js';
+import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -129,4 +132,53 @@ describe('tasks on Redis across instances', () => {
       await Promise.all([client.close(), subscriber.close()]);
     }
   });
+
+  it('MCPClient behind a balancer: answers reach the running instance, and a SIGKILLed one fails its task', async () => {
+    const [a, b] = await Promise.all([
+      instance({ instanceTimeoutMs: 600 }),
+      instance({ instanceTimeoutMs: 600 }),
+    ]);
+    if (!a || !b) throw new Error('instances did not start');
+    // Round robin: the task's polls and its answer reach both instances, whichever runs it.
+    const spread = await startBalancer([a.url, b.url], { policy: 'round-robin' });
+    const mcp = new MCPClient({
+      id: 'balanced-tasks',
+      servers: {
+        scaled: {
+          url: spread.url,
+          inputRequests: async () => ({ action: 'accept', content: { name: 'Ines' } }),
+        },
+      },
+    });
+    try {
+      const { scaled_ask } = await mcp.listTools();
+      const greeting = await scaled_ask?.execute?.({}, {} as never);
+      expect(JSON.stringify(greeting)).toMatch(new RegExp(`hello Ines from (${a.child.pid}|${b.child.pid})`));
+      expect(new Set(spread.routed.map((routed) => routed.upstream))).toEqual(new Set([0, 1]));
+    } finally {
+      await mcp.disconnect();
+      await spread.close();
+    }
+
+    // Failover: everything goes to a until it dies, then to b, which reports a's task failed.
+    const failover = await startBalancer([a.url, b.url], { policy: 'failover' });
+    const follower = new MCPClient({ id: 'failover-tasks', servers: { scaled: { url: failover.url } } });
+    try {
+      const { scaled_linger } = await follower.listTools();
+      const outcome = rejectionOf(scaled_linger?.execute?.({ ms: 60_000 }, {} as never) ?? Promise.resolve());
+      await eventually('the task to run on a', () =>
+        failover.routed.some((routed) => routed.method === 'tasks/get'),
+      );
+      a.child.kill('SIGKILL');
+      expect(await outcome).toMatchObject({
+        id: MCPErrorCode.CLIENT_TOOL_CALL_FAILED,
+        message: expect.stringMatching(
+          /task [\w-]+ failed: The server instance running this task \([\w-]+\) stopped before the task finished \(JSON-RPC -32603\)/,
+        ),
+      });
+    } finally {
+      await follower.disconnect();
+      await failover.close();
+    }
+  }, 60_000);
 });
