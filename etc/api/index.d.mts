@@ -399,7 +399,6 @@ declare class InMemoryMCPTaskStore implements MCPTaskStore {
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
     private live;
-    private emitChanged;
     private sweep;
     private dropOldestFinished;
 }
@@ -1163,8 +1162,7 @@ interface MCPTaskStore {
     close?(): Promise<void>;
 }
 interface MCPTaskStoreListener {
-    changed?(task: MCPStoredTask): void;
-    signal?(taskId: string, signal: MCPTaskSignal): void;
+    signal(taskId: string, signal: MCPTaskSignal): void;
 }
 type MCPTaskSupport = 'forbidden' | 'optional' | 'required';
 interface MCPTaskUpdate {

@@ -135,8 +135,7 @@ interface MCPTaskStore {
     close?(): Promise<void>;
 }
 interface MCPTaskStoreListener {
-    changed?(task: MCPStoredTask): void;
-    signal?(taskId: string, signal: MCPTaskSignal): void;
+    signal(taskId: string, signal: MCPTaskSignal): void;
 }
 interface MCPTaskUpdate {
     status?: TaskStatus;

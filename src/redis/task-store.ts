@@ -181,7 +181,7 @@ export class RedisMCPTaskStore implements MCPTaskStore {
       return;
     }
     if (typeof parsed.taskId !== 'string' || !parsed.signal) return;
-    for (const listener of [...this.listeners]) listener.signal?.(parsed.taskId, parsed.signal);
+    for (const listener of [...this.listeners]) listener.signal(parsed.taskId, parsed.signal);
   };
 
   private command(operation: string, key: string, args: (fullKey: string) => string[]): Promise<unknown> {

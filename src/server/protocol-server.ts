@@ -123,7 +123,7 @@ function withTaskSupport(tool: Tool, host: ProtocolHost): Tool {
 }
 
 /** Where a server's errors are logged, and whether clients see their detail. */
-function reportingOf(host: ProtocolHost): ErrorReporting {
+export function reportingOf(host: ProtocolHost): ErrorReporting {
   return {
     redact: host.redactErrors,
     log: (message) => host.logger.error(`MCP server '${host.id}': ${message}`),

@@ -33,6 +33,7 @@ import {
   type InstanceScope,
   type ProtocolHost,
   type ProtocolInstance,
+  reportingOf,
 } from './protocol-server.js';
 import { ToolRegistry } from './registry.js';
 import { resolveRequestState } from './request-state.js';
@@ -143,7 +144,10 @@ export class MCPServer extends MCPServerBase {
       config.tasks,
       requestState.instanceId,
       () => this.logger,
-      workflowResumer(() => this.registry),
+      workflowResumer(
+        () => this.registry,
+        () => reportingOf(this.host),
+      ),
     );
     this.tasksService.warnUnserved((name) => this.registry.get(name) !== undefined);
     this.host = {

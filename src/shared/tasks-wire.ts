@@ -27,9 +27,6 @@ export type TasksMethod = (typeof TASKS_METHODS)[keyof typeof TASKS_METHODS];
  */
 export const TASK_SUPPORT_META_KEY = 'mastra/taskSupport';
 
-/** The push notification a `subscriptions/listen` stream carries for the task ids it named. */
-export const TASK_STATUS_NOTIFICATION = 'notifications/tasks';
-
 /** JSON-RPC code of a request the server cannot serve without a capability the client did not declare. */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
@@ -38,7 +35,7 @@ export const TASKS_REQUIRED_DATA = { requiredCapabilities: { extensions: { [TASK
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL_STATUSES.has(status);

@@ -37,7 +37,7 @@ function describe(connection: ServerConnection, taskId: string, what: string | u
 }
 
 /** The terminal task as its result, or the error it ended with. */
-export function settledResult(
+function settledResult(
   connection: ServerConnection,
   task: DetailedTask,
   what?: string,
@@ -98,7 +98,7 @@ async function answer(
 }
 
 /** Whether `error` came from the server (it answered), rather than from reaching it. */
-function answered(error: unknown): boolean {
+function fromServer(error: unknown): boolean {
   return findCause(error, ProtocolError) !== undefined;
 }
 
@@ -110,7 +110,7 @@ export async function followTask(
   const label = describe(connection, created.taskId, what);
   // Waits end when the caller gives up or the client disconnects, whichever comes first.
   const stopped = signal ? AbortSignal.any([signal, connection.closedSignal]) : connection.closedSignal;
-  const answered_ = new Set<string>();
+  const answered = new Set<string>();
   const outageLimit = Math.max(60_000, 3 * connection.timeout);
   let task: DetailedTask = created;
   let seen = '';
@@ -127,7 +127,7 @@ export async function followTask(
       }
       const settled = settledResult(connection, task, what);
       if (settled) return settled;
-      if (task.status === 'input_required') await answer(connection, task, answered_, stopped, label);
+      if (task.status === 'input_required') await answer(connection, task, answered, stopped, label);
       const interval = Math.max(MIN_POLL_INTERVAL_MS, task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
       const delay = failingSince === undefined ? interval : Math.min(MAX_RETRY_DELAY_MS, interval * 2);
       await sleep(delay, stopped);
@@ -137,7 +137,7 @@ export async function followTask(
         failingSince = undefined;
       } catch (error) {
         stopped.throwIfAborted();
-        if (answered(error)) throw notFoundOr(error, connection, created.taskId, label);
+        if (fromServer(error)) throw notFoundOr(error, connection, created.taskId, label);
         failingSince ??= Date.now();
         if (Date.now() - failingSince > outageLimit) throw error;
         connection.log('warning', `${label}: polling failed, retrying: ${messageOf(error)}`);

@@ -52,16 +52,15 @@ export async function callToolFollowingTasks(
 ): Promise<CallToolResult> {
   const { name, meta, definition, signal } = call;
   const options = { timeout: connection.timeout, ...(signal ? { signal } : {}) };
+  const { outputSchema: _checkedHere, ...unchecked } = definition;
   const { answer, declared } = await connection.run(async (client) => {
-    if (!offersTasks(client)) {
-      const params = { name, arguments: call.arguments, ...(meta ? { _meta: meta } : {}) };
-      const direct = await client.callTool(params, { ...options, toolDefinition: definition as never });
-      return { answer: direct as CallToolResult, declared: false };
-    }
-    const { outputSchema: _checkedHere, ...unchecked } = definition;
-    const params = { name, arguments: call.arguments, _meta: declaringTasks(connection, meta) };
-    const answered = await client.callTool(params, { ...options, toolDefinition: unchecked as never });
-    return { answer: answered as CallToolResult, declared: true };
+    const declared = offersTasks(client);
+    const _meta = declared ? declaringTasks(connection, meta) : meta;
+    const answer = await client.callTool(
+      { name, arguments: call.arguments, ...(_meta ? { _meta } : {}) },
+      { ...options, toolDefinition: (declared ? unchecked : definition) as never },
+    );
+    return { answer: answer as CallToolResult, declared };
   }, requestContext);
   if (!declared) return answer;
   const task = taskIn(answer);

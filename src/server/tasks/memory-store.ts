@@ -45,9 +45,7 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
         { limit: 'maxTasks' },
       );
     }
-    const stored = { ...task };
-    this.tasks.set(task.taskId, stored);
-    this.emitChanged(stored);
+    this.tasks.set(task.taskId, { ...task });
   }
 
   async get(taskId: string): Promise<MCPStoredTask | undefined> {
@@ -68,12 +66,11 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
       else (task as unknown as Record<string, unknown>)[key] = value;
     }
     task.lastUpdatedAt = new Date().toISOString();
-    this.emitChanged(task);
     return { ...task };
   }
 
   async signal(taskId: string, signal: MCPTaskSignal): Promise<void> {
-    for (const listener of [...this.listeners]) listener.signal?.(taskId, signal);
+    for (const listener of [...this.listeners]) listener.signal(taskId, signal);
   }
 
   watch(listener: MCPTaskStoreListener): () => void {
@@ -89,10 +86,6 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
       return undefined;
     }
     return task;
-  }
-
-  private emitChanged(task: MCPStoredTask): void {
-    for (const listener of [...this.listeners]) listener.changed?.({ ...task });
   }
 
   private sweep(): void {

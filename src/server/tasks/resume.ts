@@ -6,14 +6,15 @@
 import { RequestContext } from '@mastra/core/request-context';
 import type { Workflow } from '@mastra/core/workflows';
 import { resumeWorkflow } from '../derived-runs.js';
+import { runTool } from '../protocol-server.js';
 import type { ToolRegistry } from '../registry.js';
-import { protocolErrorIn } from '../request-errors.js';
+import type { ErrorReporting } from '../request-errors.js';
 import { taskToolContext } from '../tool-context.js';
+import type { ToolEntry } from '../tool-entry.js';
 import type { ToolInvocation } from '../tool-invocation.js';
-import { errorResult, toCallToolResult } from '../tool-result.js';
 import type { TaskResumer } from './task-run.js';
 
-export function workflowResumer(registry: () => ToolRegistry): TaskResumer {
+export function workflowResumer(registry: () => ToolRegistry, reporting: () => ErrorReporting): TaskResumer {
   return (task) => {
     if (!task.workflow) return undefined;
     const { key, runId } = task.workflow;
@@ -37,18 +38,16 @@ export function workflowResumer(registry: () => ToolRegistry): TaskResumer {
         task: run,
         ...(workflow.mastra ? { mastra: workflow.mastra } : {}),
       };
-      try {
-        return toCallToolResult(entry, await resumeWorkflow(key, workflow, runId, invocation)) as Record<
-          string,
-          unknown
-        >;
-      } catch (error) {
-        // As when the tool runs directly: a thrown error is a tool error, a ProtocolError fails the task.
-        if (run.signal.aborted || protocolErrorIn(error)) throw error;
-        return errorResult(
-          `Tool '${entry.name}' failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
+      // Run as the tool itself runs, its invoke resuming instead of starting: errors are shaped,
+      // logged and redacted alike.
+      const resuming: ToolEntry = {
+        ...entry,
+        invoke: (_args, at) => resumeWorkflow(key, workflow, runId, at),
+      };
+      return (await runTool(resuming, undefined, invocation, reporting(), { forTask: true })) as Record<
+        string,
+        unknown
+      >;
     };
   };
 }

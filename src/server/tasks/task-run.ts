@@ -129,11 +129,6 @@ export class TaskRun implements TaskHooks {
     this.stop(reason);
   }
 
-  /** Resolves once every write so far has reached the store. */
-  flushed(): Promise<unknown> {
-    return this.writes;
-  }
-
   private settle(update: MCPTaskUpdate): Promise<unknown> {
     clearTimeout(this.expiry);
     return this.write({ ...update, inputRequests: undefined });

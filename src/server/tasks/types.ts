@@ -54,10 +54,8 @@ export interface MCPTaskUpdate {
 export type MCPTaskSignal = { type: 'input'; inputResponses: Record<string, unknown> } | { type: 'cancel' };
 
 export interface MCPTaskStoreListener {
-  /** A task was created or changed (the task as stored after the change). */
-  changed?(task: MCPStoredTask): void;
   /** Some instance asked the one running `taskId` for something. */
-  signal?(taskId: string, signal: MCPTaskSignal): void;
+  signal(taskId: string, signal: MCPTaskSignal): void;
 }
 
 /**
@@ -82,7 +80,7 @@ export interface MCPTaskStore {
   ): Promise<MCPStoredTask | undefined>;
   /** Passes `signal` to every listener (the instance running the task acts on it). */
   signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
-  /** Receives changes and signals until the returned function is called. */
+  /** Receives signals until the returned function is called. */
   watch(listener: MCPTaskStoreListener): () => void;
   /**
    * Shared stores: marks `instanceId` alive for `ttlMs` (the server renews it every third of it
