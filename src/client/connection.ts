@@ -28,6 +28,7 @@ import { Activity } from './activity.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
+import { offersTasks, TaskPush } from './tasks/task-push.js';
 import { guardTaskResults } from './tasks/task-results.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { loadValidation } from './tools/validation.js';
@@ -102,6 +103,12 @@ export class ServerConnection {
   private listenRunning: Promise<unknown> = Promise.resolve();
   private listenQueued: Promise<McpSubscription | undefined> | undefined;
   readonly subscribedUris = new Set<string>();
+  /** Tasks followed through `notifications/tasks`: a change re-syncs the listen stream. */
+  readonly taskPush = new TaskPush(() => {
+    void this.syncListen().catch((error: unknown) =>
+      this.log('warning', `following tasks on the subscriptions/listen stream failed: ${messageOf(error)}`),
+    );
+  });
   /** Tools the last `tools/list` left out for exceeding a schema budget (read by `mastra-mcp generate`). */
   readonly skippedTools = new Map<string, ToolSchemaOverBudget>();
   /** Replaced at runtime by the v1 MCPClient reference's `elicitation.onRequest()`. */
@@ -296,8 +303,7 @@ export class ServerConnection {
     client.onclose = () => {
       if (this.client !== client) return;
       this.client = undefined;
-      this.listen = undefined;
-      this.listenFilterKey = '';
+      this.setListen(undefined);
       if (!this.closed) this.log('warning', 'connection closed; the next operation reconnects');
     };
     this.client = client;
@@ -477,20 +483,30 @@ export class ServerConnection {
   private async drop(client: Client): Promise<void> {
     if (this.client === client) {
       this.client = undefined;
-      this.listen = undefined;
-      this.listenFilterKey = '';
+      this.setListen(undefined);
     }
     await client.close().catch(() => {});
   }
 
-  /** The managed listen filter: list-changed kinds with handlers, plus subscribed resource URIs. */
-  private listenFilter(): SubscriptionFilter | undefined {
-    const filter: SubscriptionFilter = {};
+  /**
+   * The managed listen filter: list-changed kinds with handlers, subscribed resource URIs, and the
+   * tasks being followed (`taskIds`, the Tasks extension's member) on a server offering them.
+   */
+  private listenFilter(client: Client): SubscriptionFilter | undefined {
+    const filter: SubscriptionFilter & { taskIds?: string[] } = {};
     if (this.handlers.toolsChanged.size > 0) filter.toolsListChanged = true;
     if (this.handlers.promptsChanged.size > 0) filter.promptsListChanged = true;
     if (this.handlers.resourcesChanged.size > 0) filter.resourcesListChanged = true;
     if (this.subscribedUris.size > 0) filter.resourceSubscriptions = [...this.subscribedUris].sort();
+    const taskIds = this.taskPush.taskIds;
+    if (taskIds.length > 0 && offersTasks(client)) filter.taskIds = taskIds;
     return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  private setListen(subscription: McpSubscription | undefined, filterKey = ''): void {
+    this.listen = subscription;
+    this.listenFilterKey = filterKey;
+    this.taskPush.streamChanged();
   }
 
   /**
@@ -517,13 +533,12 @@ export class ServerConnection {
   private async applyListen(): Promise<McpSubscription | undefined> {
     const client = this.client;
     if (client?.getProtocolEra() !== 'modern') return undefined;
-    const filter = this.listenFilter();
+    const filter = this.listenFilter(client);
     const key = JSON.stringify(filter ?? null);
     if (key === this.listenFilterKey && (this.listen || !filter)) return this.listen;
     const previous = this.listen;
     if (!filter) {
-      this.listen = undefined;
-      this.listenFilterKey = '';
+      this.setListen(undefined);
       await previous?.close().catch(() => {});
       return undefined;
     }
@@ -533,12 +548,10 @@ export class ServerConnection {
       await subscription.close().catch(() => {});
       return undefined;
     }
-    this.listen = subscription;
-    this.listenFilterKey = key;
+    this.setListen(subscription, key);
     void subscription.closed.then((reason) => {
       if (this.listen !== subscription) return;
-      this.listen = undefined;
-      this.listenFilterKey = '';
+      this.setListen(undefined);
       if (reason !== 'local') this.log('warning', `subscriptions/listen stream ended (${reason})`);
     });
     await previous?.close().catch(() => {});
@@ -563,8 +576,7 @@ export class ServerConnection {
     pending?.abort.abort(this.disconnected());
     const client = this.client;
     this.client = undefined;
-    this.listen = undefined;
-    this.listenFilterKey = '';
+    this.setListen(undefined);
     await Promise.allSettled([client?.close(), pending?.promise]);
   }
 }

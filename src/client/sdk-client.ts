@@ -6,7 +6,9 @@
  */
 import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { type DetailedTask, DetailedTaskSchema, TASKS_NOTIFICATION } from '../shared/tasks-wire.js';
 import { messageOf } from './errors.js';
+import type { TaskPush } from './tasks/task-push.js';
 import { defaultJsonSchemaValidator } from './tools/validation.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
@@ -27,6 +29,8 @@ export interface ClientOwner {
   /** Read when a request arrives: `elicitation.onRequest()` replaces it at runtime. */
   readonly inputRequests: MastraMCPServerDefinition['inputRequests'];
   readonly emit: LogHandler;
+  /** Where `notifications/tasks` go. */
+  readonly taskPush: TaskPush;
   log(level: 'error', message: string): void;
 }
 
@@ -105,6 +109,9 @@ function routeNotifications(client: Client, owner: ClientOwner): void {
       ...(message !== undefined ? { message } : {}),
     });
   });
+  client.setNotificationHandler(TASKS_NOTIFICATION, { params: DetailedTaskSchema }, (params) =>
+    owner.taskPush.deliver(params as DetailedTask),
+  );
   client.setNotificationHandler('notifications/message', (n) => {
     const { level, data, logger } = n.params;
     owner.emit({

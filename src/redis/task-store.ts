@@ -6,7 +6,8 @@
  * Layout under `<keyPrefix><serverId>:`: `task:<taskId>` (the task as JSON, expiring at its
  * `expiresAt`), `instance:<instanceId>` (a heartbeat key that expires unless renewed: an instance
  * whose key is gone stopped, and its unfinished tasks are reported failed), and the pub/sub
- * channel `signals` (answers and cancels for the instance running the task).
+ * channel `signals` (answers and cancels for the instance running the task, and each applied
+ * update, published by the update script itself, for the instances whose listen streams follow it).
  *
  * Every write resolves once Redis acknowledged it (a task is stored before its CreateTaskResult
  * is sent). An update is one script that keeps a terminal status as it is, so a cancel that won
@@ -45,6 +46,7 @@ for _, key in ipairs(change['unset']) do task[key] = nil end
 task['lastUpdatedAt'] = ARGV[2]
 local stored = cjson.encode(task)
 redis.call('SET', KEYS[1], stored, 'KEEPTTL')
+redis.call('PUBLISH', ARGV[4], ARGV[5])
 return stored
 `);
 
@@ -125,7 +127,13 @@ export class RedisMCPTaskStore implements MCPTaskStore {
     const raw = await UPDATE.run(
       this.client,
       [key],
-      [change, new Date().toISOString(), expect?.instanceId ?? ''],
+      [
+        change,
+        new Date().toISOString(),
+        expect?.instanceId ?? '',
+        this.channel,
+        JSON.stringify({ taskId, changed: true }),
+      ],
       this.subject('update', key),
       this.timeoutMs,
     );
@@ -174,14 +182,18 @@ export class RedisMCPTaskStore implements MCPTaskStore {
   }
 
   private readonly deliver = (message: string): void => {
-    let parsed: { taskId?: unknown; signal?: MCPTaskSignal };
+    let parsed: { taskId?: unknown; signal?: MCPTaskSignal; changed?: unknown };
     try {
       parsed = JSON.parse(message);
     } catch {
       return;
     }
-    if (typeof parsed.taskId !== 'string' || !parsed.signal) return;
-    for (const listener of [...this.listeners]) listener.signal(parsed.taskId, parsed.signal);
+    const { taskId, signal } = parsed;
+    if (typeof taskId !== 'string') return;
+    for (const listener of [...this.listeners]) {
+      if (signal) listener.signal?.(taskId, signal);
+      else if (parsed.changed === true) listener.changed?.(taskId);
+    }
   };
 
   private command(operation: string, key: string, args: (fullKey: string) => string[]): Promise<unknown> {

@@ -188,6 +188,7 @@ export class MCPServer extends MCPServerBase {
       onerror,
       limits: this.limits,
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
+      ...(this.tasksService.enabled ? { tasks: this.tasksService } : {}),
     });
     this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror, this.limits);
     let honoSse: Promise<HonoSseEndpoint> | undefined;
@@ -297,6 +298,7 @@ export class MCPServer extends MCPServerBase {
       (era) => this.createInstance(era),
       this.connections,
       (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
+      this.tasksService.enabled ? this.tasksService : undefined,
     );
   }
 

@@ -3,8 +3,11 @@
  * and leaves no timer or listener behind once it resolved.
  */
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`, or at once when `signal` aborts. `wakeable` is handed the function that
+ * ends the wait early (a poll woken by a pushed change).
+ */
+export function sleep(ms: number, signal: AbortSignal, wakeable?: (wake: () => void) => void): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -14,5 +17,6 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     const timer = setTimeout(done, Math.max(0, ms));
     signal.addEventListener('abort', done, { once: true });
+    wakeable?.(done);
   });
 }

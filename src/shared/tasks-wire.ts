@@ -21,6 +21,12 @@ export const TASKS_METHODS = {
 } as const;
 export type TasksMethod = (typeof TASKS_METHODS)[keyof typeof TASKS_METHODS];
 
+/** The notification that pushes a task's state (a `DetailedTask`) on a `subscriptions/listen` stream. */
+export const TASKS_NOTIFICATION = 'notifications/tasks';
+
+/** The `subscriptions/listen` filter member (and acknowledgement member) naming the followed tasks. */
+export const LISTEN_TASK_IDS_KEY = 'taskIds';
+
 /**
  * The tool `_meta` key that says whether a tool may answer with a task (`optional` or `required`):
  * the 2026-07-28 wire has no `execution.taskSupport`, which the SDK removes from tool lists.
@@ -77,6 +83,9 @@ export interface DetailedTask extends Task {
 
 const TaskId = z.string().min(1).max(256);
 
+/** `params.notifications.taskIds` of a `subscriptions/listen` request. */
+export const ListenTaskIdsSchema = z.array(TaskId);
+
 export const GetTaskParamsSchema = z.looseObject({ taskId: TaskId });
 export const CancelTaskParamsSchema = z.looseObject({ taskId: TaskId });
 /** `inputResponses` is not here: the SDK lifts it out of the params (`ctx.mcpReq.inputResponses`). */
@@ -110,4 +119,9 @@ export const TaskAckSchema = z.looseObject({});
 export function declaresTasks(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION_ID in extensions;
+}
+
+/** Client capabilities with the extension declared besides what they declare. */
+export function withTasksDeclared<T extends { extensions?: object }>(capabilities: T): T {
+  return { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION_ID]: {} } };
 }

@@ -61,7 +61,15 @@ function tools() {
   return { greet, work, crash, wrongOutput, aborted, releases };
 }
 
-async function setup({ tasks = true, answer = 'Ada' }: { tasks?: boolean; answer?: string } = {}) {
+async function setup({
+  tasks = true,
+  answer = 'Ada',
+  pollIntervalMs = 30,
+}: {
+  tasks?: boolean;
+  answer?: string;
+  pollIntervalMs?: number;
+} = {}) {
   const { aborted, releases, ...served } = tools();
   const server = new MCPServer({
     name: 'tasks',
@@ -71,12 +79,16 @@ async function setup({ tasks = true, answer = 'Ada' }: { tasks?: boolean; answer
       ? {
           tasks: {
             tools: { greet: 'optional', work: 'optional', crash: 'optional', wrongOutput: 'optional' },
-            pollIntervalMs: 30,
+            pollIntervalMs,
           },
         }
       : {}),
   });
-  const http = await serveHttp(server);
+  // The method of every request the server receives (the routing header each one carries).
+  const methods: string[] = [];
+  const http = await serveHttp(server, {
+    before: (req) => void methods.push(String(req.headers['mcp-method'] ?? req.method)),
+  });
   const asked: string[] = [];
   const mcp = new MCPClient({
     id: `tasks-${Math.random()}`,
@@ -95,12 +107,13 @@ async function setup({ tasks = true, answer = 'Ada' }: { tasks?: boolean; answer
     () => http.close(),
     () => server.close(),
   );
-  return { server, http, mcp, asked, aborted, releases };
+  return { server, http, mcp, asked, aborted, releases, methods };
 }
 
 describe('MCPClient following tasks', () => {
-  it("a tool's execute follows its task: answers the input request once, reports the status as progress, checks the output", async () => {
-    const { mcp, asked } = await setup();
+  it("a tool's execute follows its task as the server pushes it: answers the input request once, reports the status as progress, checks the output", async () => {
+    // Polling alone would wait ten minutes for its first look at the task.
+    const { mcp, asked, methods } = await setup({ pollIntervalMs: 600_000 });
     const updates: MCPProgressUpdate[] = [];
     await mcp.progress.onUpdate('tasks', (update) => updates.push(update));
     const { tasks_greet } = await mcp.listTools();
@@ -110,6 +123,9 @@ describe('MCPClient following tasks', () => {
     expect(updates.map((update) => update.message)).toEqual(expect.arrayContaining(['Name?', 'completed']));
     expect(new Set(updates.map((update) => update.progressToken)).size).toBe(1);
     expect(updates.map((update) => update.progress)).toEqual(updates.map((_, index) => index + 1));
+    expect(methods).toContain('subscriptions/listen');
+    expect(methods).toContain('tasks/update');
+    expect(methods).not.toContain('tasks/get');
   });
 
   it("refuses a task result that breaks the tool's output schema, as for a direct answer", async () => {

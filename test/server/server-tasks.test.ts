@@ -8,17 +8,10 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InMemoryMCPTaskStore, MCPErrorCode, MCPServer, type MCPServerTasksConfig } from '../../src/index.js';
-import { releasableWork } from '../fixtures/task-tools.js';
+import { type TaskReply as Reply, releasableWork, TASKS_DECLARED as TASKS } from '../fixtures/task-tools.js';
 import { bearerAuth, connectHttp, type HttpHarness, modernRequest, replyOf, serveHttp } from '../helpers.js';
 import { rejectionOf, textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
-
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-
-interface Reply {
-  result?: Record<string, unknown> & { taskId?: string; status?: string };
-  error?: { code: number; message: string; data?: unknown };
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -9,7 +9,8 @@ import type { ConnectionLookup } from '../actions.js';
 import { wrap } from '../actions.js';
 import type { ServerConnection } from '../connection.js';
 import { followTask, notFoundOr } from './follow.js';
-import { cancelTask, declaringTasks, getTask, offersTasks, updateTask } from './requests.js';
+import { cancelTask, declaringTasks, getTask, updateTask } from './requests.js';
+import { offersTasks } from './task-push.js';
 import { taskIn } from './task-results.js';
 import type { MCPClientTasks } from './types.js';
 

@@ -1,5 +1,7 @@
 /**
- * Follows one task to its end: polls `tasks/get` at the server's `pollIntervalMs`, answers each
+ * Follows one task to its end: takes the states the server pushes on the connection's listen
+ * stream (`notifications/tasks`), and polls `tasks/get` at the server's `pollIntervalMs` until a
+ * push arrived for it (then only as a backstop, every ten intervals); answers each
  * new input request once (keys are unique over a task's life) through the connection's
  * `inputRequests` handler and `tasks/update`, reports status changes, and resolves with the
  * tool's result once `completed`. `failed` and `cancelled` reject with the task's error. The abort
@@ -22,6 +24,12 @@ const MIN_POLL_INTERVAL_MS = 50;
 const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** The longest wait between retries of a poll that failed to reach the server. */
 const MAX_RETRY_DELAY_MS = 10_000;
+/**
+ * While the listen stream pushes a task's changes, polls still run this many intervals apart (and
+ * at least `MIN_BACKSTOP_MS`): a push can be lost (a stream replaced, a pub/sub message dropped).
+ */
+const BACKSTOP_INTERVALS = 10;
+const MIN_BACKSTOP_MS = 5000;
 
 export interface FollowOptions {
   /** Cancels the task (`tasks/cancel`) and rejects with its reason. */
@@ -117,6 +125,13 @@ export async function followTask(
   let failingSince: number | undefined;
   const cancel = () => void cancelTask(connection, created.taskId).catch(() => {});
   signal?.addEventListener('abort', cancel, { once: true });
+  // States the server pushes (notifications/tasks) end the wait for the next poll.
+  let pushed: DetailedTask | undefined;
+  let wake: (() => void) | undefined;
+  const unfollow = connection.taskPush.follow(created.taskId, (next) => {
+    pushed = next;
+    wake?.();
+  });
   try {
     for (;;) {
       stopped.throwIfAborted();
@@ -129,9 +144,23 @@ export async function followTask(
       if (settled) return settled;
       if (task.status === 'input_required') await answer(connection, task, answered, stopped, label);
       const interval = Math.max(MIN_POLL_INTERVAL_MS, task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
-      const delay = failingSince === undefined ? interval : Math.min(MAX_RETRY_DELAY_MS, interval * 2);
-      await sleep(delay, stopped);
+      const delay =
+        failingSince !== undefined
+          ? Math.min(MAX_RETRY_DELAY_MS, interval * 2)
+          : connection.taskPush.pushes(created.taskId)
+            ? Math.max(MIN_BACKSTOP_MS, BACKSTOP_INTERVALS * interval)
+            : interval;
+      if (!pushed)
+        await sleep(delay, stopped, (done) => {
+          wake = done;
+        });
+      wake = undefined;
       stopped.throwIfAborted();
+      if (pushed) {
+        task = pushed;
+        pushed = undefined;
+        continue;
+      }
       try {
         task = await getTask(connection, created.taskId, signal);
         failingSince = undefined;
@@ -144,6 +173,7 @@ export async function followTask(
       }
     }
   } finally {
+    unfollow();
     signal?.removeEventListener('abort', cancel);
   }
 }

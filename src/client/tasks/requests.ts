@@ -4,39 +4,23 @@
  * routes by task id (`Mcp-Name`), as the specification asks of HTTP clients. The connection
  * reconnects first when it was lost, so a task outlives a dropped connection.
  */
-import type { Client } from '@modelcontextprotocol/client';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type DetailedTask,
   DetailedTaskSchema,
-  TASKS_EXTENSION_ID,
   TASKS_METHODS,
   TaskAckSchema,
+  withTasksDeclared,
 } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { clientCapabilitiesOf } from '../sdk-client.js';
-
-/** Whether the connected server offers the extension (it is served on 2026-07-28 only). */
-export function offersTasks(client: Client): boolean {
-  return (
-    client.getProtocolEra() === 'modern' &&
-    TASKS_EXTENSION_ID in (client.getServerCapabilities()?.extensions ?? {})
-  );
-}
 
 /** `meta` (the connection's request `_meta`) with the client's capabilities, the extension declared. */
 export function declaringTasks(
   connection: ServerConnection,
   meta?: Record<string, unknown>,
 ): Record<string, unknown> {
-  const capabilities = clientCapabilitiesOf(connection);
-  return {
-    ...meta,
-    [CLIENT_CAPABILITIES_META_KEY]: {
-      ...capabilities,
-      extensions: { ...capabilities.extensions, [TASKS_EXTENSION_ID]: {} },
-    },
-  };
+  return { ...meta, [CLIENT_CAPABILITIES_META_KEY]: withTasksDeclared(clientCapabilitiesOf(connection)) };
 }
 
 function taskRequest<T>(

@@ -3,10 +3,17 @@
  * extension), so this guard, between the transport and the SDK, turns such an answer into a
  * result the SDK accepts: no content, the task under {@link TASK_HANDLE_META_KEY} in `_meta`. Only
  * answers to a `tools/call` that declared the extension are turned: a task sent to a call that
- * did not declare it breaks the specification and fails as the SDK fails it.
+ * did not declare it breaks the specification and fails as the SDK fails it. A listen request
+ * following tasks gets the extension declared on its way out.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { CLIENT_CAPABILITIES_META_KEY, declaresTasks, type Task } from '../../shared/tasks-wire.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  declaresTasks,
+  LISTEN_TASK_IDS_KEY,
+  type Task,
+  withTasksDeclared,
+} from '../../shared/tasks-wire.js';
 import { interceptIncoming } from '../transport/intercept.js';
 
 /** Where the turned result carries its task; it never leaves this process. */
@@ -24,6 +31,25 @@ function declaringToolCall(message: JSONRPCMessage): RequestId | undefined {
   return declaresTasks(request.params?._meta?.[CLIENT_CAPABILITIES_META_KEY]) ? request.id : undefined;
 }
 
+/**
+ * A `subscriptions/listen` request naming tasks must declare the extension, which the SDK's
+ * envelope (the client's own capabilities) does not: it is added to that request alone.
+ */
+function listenDeclaringTasks(message: JSONRPCMessage): JSONRPCMessage {
+  const request = message as {
+    method?: string;
+    params?: { notifications?: Record<string, unknown>; _meta?: Record<string, unknown> };
+  };
+  const params = request.params;
+  if (request.method !== 'subscriptions/listen' || !params?.notifications?.[LISTEN_TASK_IDS_KEY])
+    return message;
+  const declared = withTasksDeclared((params._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? {}) as object);
+  return {
+    ...message,
+    params: { ...params, _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: declared } },
+  } as JSONRPCMessage;
+}
+
 /** Requests remembered at most; one never answered (its call timed out) is forgotten oldest first. */
 const MAX_PENDING = 10_000;
 
@@ -37,7 +63,7 @@ export function guardTaskResults<T extends Transport>(transport: T): T {
       declaring.add(id);
       if (declaring.size > MAX_PENDING) declaring.delete(declaring.values().next().value as RequestId);
     }
-    return send(message, options);
+    return send(listenDeclaringTasks(message), options);
   };
   return interceptIncoming(transport, (message) => {
     const response = message as { id?: RequestId; result?: Record<string, unknown> };

@@ -12,7 +12,8 @@ import { fire } from '../sdk-client.js';
 import type { MCPToolDefinition } from '../tools/definition.js';
 import { defaultJsonSchemaValidator } from '../tools/validation.js';
 import { followTask } from './follow.js';
-import { declaringTasks, offersTasks } from './requests.js';
+import { declaringTasks } from './requests.js';
+import { offersTasks } from './task-push.js';
 import { taskIn } from './task-results.js';
 
 export interface TaskAwareCall {

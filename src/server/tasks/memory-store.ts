@@ -66,11 +66,12 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
       else (task as unknown as Record<string, unknown>)[key] = value;
     }
     task.lastUpdatedAt = new Date().toISOString();
+    for (const listener of [...this.listeners]) listener.changed?.(taskId);
     return { ...task };
   }
 
   async signal(taskId: string, signal: MCPTaskSignal): Promise<void> {
-    for (const listener of [...this.listeners]) listener.signal(taskId, signal);
+    for (const listener of [...this.listeners]) listener.signal?.(taskId, signal);
   }
 
   watch(listener: MCPTaskStoreListener): () => void {

@@ -35,6 +35,8 @@ import {
 } from '../../shared/tasks-wire.js';
 import { defaultPrincipal } from '../auth/principal.js';
 import { protocolErrorIn, requestParams } from '../request-errors.js';
+import { TaskFollowers, type WireTask } from './followers.js';
+import type { TaskListenRequest } from './listen.js';
 import { InMemoryMCPTaskStore } from './memory-store.js';
 import { type TaskResumer, TaskRun, type TaskWork } from './task-run.js';
 import type {
@@ -80,7 +82,7 @@ function unknownTask(taskId: string): ProtocolError {
 }
 
 /** The task as the wire shows it: the store's bookkeeping left out. */
-function wireTask(task: MCPStoredTask): DetailedTask & Record<string, unknown> {
+function wireTask(task: MCPStoredTask): DetailedTask & WireTask {
   const { owner: _owner, toolName: _tool, instanceId: _instance, expiresAt: _expires, ...wire } = task;
   return wire;
 }
@@ -93,6 +95,8 @@ export class TasksService {
   private readonly pollIntervalMs: number;
   private readonly maxTasks: number;
   private readonly maxTasksPerPrincipal: number;
+  private readonly maxListenTaskIds: number;
+  private readonly followers: TaskFollowers;
   private readonly principal: (authInfo: AuthInfo) => string | undefined;
   private readonly unwatch: (() => void) | undefined;
   private readonly instanceTimeoutMs: number;
@@ -124,7 +128,16 @@ export class TasksService {
     this.maxTasksPerPrincipal = positive(config?.maxTasksPerPrincipal, 100, 'maxTasksPerPrincipal');
     this.principal = config?.principal ?? defaultPrincipal;
     this.instanceTimeoutMs = positive(config?.instanceTimeoutMs, 15_000, 'instanceTimeoutMs');
+    this.maxListenTaskIds = positive(config?.maxListenTaskIds, 1000, 'maxListenTaskIds');
     this.store = config?.store ?? new InMemoryMCPTaskStore();
+    this.followers = new TaskFollowers({
+      store: this.store,
+      wire: wireTask,
+      check: async (task) => void (await this.orphaned(task)),
+      sweepMs: this.instanceTimeoutMs,
+      onerror: (error) =>
+        this.logger().warn(`Tasks: following a task for a listen stream failed: ${String(error)}`),
+    });
     this.unwatch = config
       ? this.store.watch({ signal: (taskId, signal) => this.onSignal(taskId, signal) })
       : undefined;
@@ -273,6 +286,35 @@ export class TasksService {
   }
 
   /**
+   * The tasks a `subscriptions/listen` request may follow: those the caller can see (others are
+   * left out of the acknowledgement, as unknown ones are). -32021 when the request did not
+   * declare the extension.
+   */
+  async listenable(request: TaskListenRequest, authInfo: AuthInfo | undefined): Promise<MCPStoredTask[]> {
+    if (!request.declared) throw missingCapability("'subscriptions/listen' naming taskIds");
+    if (request.taskIds.length > this.maxListenTaskIds) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid params for subscriptions/listen: params.notifications.taskIds names ${request.taskIds.length} tasks; at most ${this.maxListenTaskIds} (tasks.maxListenTaskIds)`,
+      );
+    }
+    const owner = authInfo ? this.principal(authInfo) : undefined;
+    const tasks = await Promise.all(
+      request.taskIds.map(async (taskId) => {
+        const task = await this.store.get(taskId);
+        if (!task || task.owner !== owner) return undefined;
+        return (await this.orphaned(task)) ?? task;
+      }),
+    );
+    return tasks.filter((task) => task !== undefined);
+  }
+
+  /** Sends `notifications/tasks` for `tasks` through `send` until the returned function is called. */
+  follow(tasks: MCPStoredTask[], send: (task: WireTask) => void): () => void {
+    return this.followers.follow(tasks, send);
+  }
+
+  /**
    * Continues `task` here with `work`, once this instance claimed it (only one instance wins a
    * claim: the store checks the task still names the lost instance). Its new input requests get
    * keys of their own, as keys are never reused over a task's life.
@@ -312,6 +354,7 @@ export class TasksService {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    this.followers.close();
     this.unwatch?.();
     const stopping = [...this.runs.values()].map(async (run) => {
       // A task an instance can take over (a workflow with storage, in a store that outlives this

@@ -55,7 +55,9 @@ export type MCPTaskSignal = { type: 'input'; inputResponses: Record<string, unkn
 
 export interface MCPTaskStoreListener {
   /** Some instance asked the one running `taskId` for something. */
-  signal(taskId: string, signal: MCPTaskSignal): void;
+  signal?(taskId: string, signal: MCPTaskSignal): void;
+  /** Some instance changed `taskId` (an `update()` that applied): listen streams following it re-read it. */
+  changed?(taskId: string): void;
 }
 
 /**
@@ -71,7 +73,8 @@ export interface MCPTaskStore {
    * Applies `update` and resolves with the task as stored after it; a terminal task is left as it
    * is (its status sticks) and returned unchanged, and so is a task whose `instanceId` is not
    * `expect.instanceId` when given (an instance taking over a task checks nobody took it first);
-   * undefined when the task is unknown or expired.
+   * undefined when the task is unknown or expired. An update that applied is told to every
+   * listener's `changed`, on every instance sharing the store.
    */
   update(
     taskId: string,
@@ -80,7 +83,7 @@ export interface MCPTaskStore {
   ): Promise<MCPStoredTask | undefined>;
   /** Passes `signal` to every listener (the instance running the task acts on it). */
   signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
-  /** Receives signals until the returned function is called. */
+  /** Receives signals and changes until the returned function is called. */
   watch(listener: MCPTaskStoreListener): () => void;
   /**
    * Shared stores: marks `instanceId` alive for `ttlMs` (the server renews it every third of it
@@ -112,6 +115,11 @@ export interface MCPServerTasksConfig {
   maxTasks?: number;
   /** Unfinished tasks one principal (anonymous callers share one budget) runs at once on this server. Default 100. */
   maxTasksPerPrincipal?: number;
+  /**
+   * Task ids one `subscriptions/listen` request may name (each is looked up before the stream is
+   * acknowledged); a request naming more is refused (-32602). Default 1000.
+   */
+  maxListenTaskIds?: number;
   /**
    * With a shared store: how long an instance that stopped renewing its heartbeat (a crash, a
    * SIGKILL) is still taken as running; after it, its unfinished tasks are reported failed.

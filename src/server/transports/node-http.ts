@@ -30,8 +30,17 @@ export function requestIdOf(body: unknown): RequestId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-export function jsonRpcErrorText(code: number, message: string, id: RequestId = null): string {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
+export function jsonRpcErrorText(
+  code: number,
+  message: string,
+  id: RequestId = null,
+  data?: unknown,
+): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code, message, ...(data !== undefined ? { data } : {}) },
+    id,
+  });
 }
 
 export function sendJsonRpcError(
@@ -40,12 +49,15 @@ export function sendJsonRpcError(
   code: number,
   message: string,
   id: RequestId = null,
+  data?: unknown,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json' }).end(jsonRpcErrorText(code, message, id));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(jsonRpcErrorText(code, message, id, data));
 }
 
 /** What the JSON parser found wrong, without the quoted input V8 puts in some messages. */

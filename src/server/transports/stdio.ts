@@ -7,6 +7,8 @@ import type { StdioServerHandle, StdioServerTransport } from '@modelcontextproto
 import { lazyModule } from '../../shared/lazy-module.js';
 import type { Connections } from '../connections.js';
 import type { ProtocolInstance } from '../protocol-server.js';
+import type { TaskListenHost } from '../tasks/listen.js';
+import { TaskListenWire } from './task-listen-stdio.js';
 
 /** The SDK's stdio server loads with the first `startStdio()`, not with the package. */
 const loadStdio = lazyModule(() => import('./sdk-stdio-server.js'));
@@ -20,6 +22,8 @@ export type ServeTrackedStdio = (
   createInstance: (era: 'legacy' | 'modern') => ProtocolInstance,
   connections: Connections,
   onerror: (error: Error) => void,
+  /** The server's tasks, when it serves the Tasks extension: listen subscriptions may follow tasks. */
+  tasks?: TaskListenHost,
 ) => StdioServing;
 
 /**
@@ -28,8 +32,9 @@ export type ServeTrackedStdio = (
  */
 export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
   const { StdioServerTransport, serveStdio } = await loadStdio();
-  return (createInstance, connections, onerror) => {
+  return (createInstance, connections, onerror, tasks) => {
     const transport = new StdioServerTransport();
+    const wire = tasks ? new TaskListenWire(transport, tasks) : transport;
     const handle = serveStdio(
       ({ era }) => {
         const instance = createInstance(era);
@@ -41,7 +46,7 @@ export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
         };
         return instance.server;
       },
-      { legacy: 'serve', transport, onerror },
+      { legacy: 'serve', transport: wire, onerror },
     );
     return { handle, transport };
   };

@@ -23,6 +23,9 @@ import type { Connections, LiveConnection } from '../connections.js';
 import { describeIssues } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
+import { protocolErrorIn } from '../request-errors.js';
+import { type TaskListenHost, type TaskListenRequest, taskListenRequest } from '../tasks/listen.js';
+import type { MCPStoredTask } from '../tasks/types.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { capacityMessage, sendOverCapacity } from './capacity.js';
 import { admitRequest } from './host-guard.js';
@@ -31,6 +34,7 @@ import { answeringFailures, readJsonBody, sendJsonRpcError } from './node-http.j
 import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
 import { guardResponse } from './stream-guard.js';
+import { TaskListenStreams } from './task-listen-http.js';
 import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
@@ -43,6 +47,8 @@ export interface HttpEndpointDeps {
   limits?: ResolvedLimits;
   /** Set with the `requestState` option: every response names this instance (sticky retries). */
   instanceId?: string;
+  /** The server's tasks, when it serves the Tasks extension: listen streams may follow tasks. */
+  tasks?: TaskListenHost;
 }
 
 type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
@@ -71,9 +77,11 @@ export class StreamableHttpEndpoint {
   latestTransport: NodeStreamableHTTPServerTransport | undefined;
   private openStreams = 0;
   private readonly limits: ResolvedLimits;
+  private readonly taskStreams: TaskListenStreams | undefined;
 
   constructor(private readonly deps: HttpEndpointDeps) {
     this.limits = deps.limits ?? DEFAULT_LIMITS;
+    this.taskStreams = deps.tasks ? new TaskListenStreams(deps.tasks, deps.onerror) : undefined;
     this.sessions = new LegacySessions(this.limits.maxSessions);
     // A failed load is reported by the first legacy request that needs the module.
     loadNodeTransport().catch(() => {});
@@ -128,14 +136,42 @@ export class StreamableHttpEndpoint {
     if (OPEN_STREAM_METHODS.has(method as string) && !this.openStream(res, method as string, id)) return;
     try {
       const authInfo = req.auth;
+      const listen = await this.taskListen(req, res, body);
+      if (listen === false) return;
       const response = await this.modernHandler(options).fetch(request, {
-        parsedBody: body,
+        parsedBody: listen ? listen.request.rest : body,
         ...(authInfo ? { authInfo } : {}),
       });
-      await sendWebResponse(response, res);
+      const followed =
+        listen && listen.tasks.length > 0 && this.taskStreams
+          ? this.taskStreams.merge(response, listen.request.id, listen.tasks)
+          : response;
+      await sendWebResponse(followed, res);
     } catch (error) {
       this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
       sendJsonRpcError(res, 500, -32603, 'Internal error');
+    }
+  }
+
+  /**
+   * A listen request naming tasks: the tasks its stream follows (the caller's) and the request
+   * the SDK serves without them; false once refused (-32021 undeclared, -32602 malformed or too many).
+   */
+  private async taskListen(
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+  ): Promise<{ request: TaskListenRequest; tasks: MCPStoredTask[] } | undefined | false> {
+    const streams = this.taskStreams;
+    if (!streams) return undefined;
+    try {
+      const request = taskListenRequest(body);
+      return request && { request, tasks: await streams.host.listenable(request, req.auth) };
+    } catch (error) {
+      const refused = protocolErrorIn(error);
+      if (!refused) throw error;
+      sendJsonRpcError(res, 200, refused.code, refused.message, requestOf(body).id ?? null, refused.data);
+      return false;
     }
   }
 
@@ -301,6 +337,7 @@ export class StreamableHttpEndpoint {
   }
 
   async close(): Promise<void> {
+    this.taskStreams?.closeAll();
     this.sessions.dropAll();
     await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
