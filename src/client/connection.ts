@@ -506,7 +506,7 @@ export class ServerConnection {
   private setListen(subscription: McpSubscription | undefined, filterKey = ''): void {
     this.listen = subscription;
     this.listenFilterKey = filterKey;
-    this.taskPush.streamChanged();
+    this.taskPush.streamChanged(subscription === undefined);
   }
 
   /**

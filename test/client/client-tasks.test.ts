@@ -159,9 +159,12 @@ describe('MCPClient following tasks', () => {
 
   it('keeps following through reconnectServer()', async () => {
     const { mcp, releases } = await setup();
+    const updates: MCPProgressUpdate[] = [];
+    await mcp.progress.onUpdate('tasks', (update) => updates.push(update));
     const { tasks_work } = await mcp.listTools();
     const running = tasks_work?.execute?.({ label: 'r' }, {} as never);
-    await eventually('the tool to run', () => releases.has('r'));
+    // The client holds the task (its first status was reported) before the connection is replaced.
+    await eventually('the task to be followed', () => releases.has('r') && updates.length > 0);
     await mcp.reconnectServer('tasks');
     releases.get('r')?.();
     expect(await running).toMatchObject({ content: [{ type: 'text', text: 'done r' }] });
@@ -188,6 +191,30 @@ describe('MCPClient following tasks', () => {
     expect(await waiting).toMatchObject({ id: MCPErrorCode.CLIENT_DISCONNECTED });
     expect(Date.now() - before).toBeLessThan(2000);
     releases.get('d')?.();
+  });
+});
+
+describe('MCPClient following tasks over stdio', () => {
+  it('takes the states the server pushes on the listen subscription: the question answered, the completion seen', async () => {
+    const mcp = new MCPClient({
+      id: `tasks-stdio-${Math.random()}`,
+      servers: {
+        local: {
+          command: process.execPath,
+          args: ['--import', 'tsx', 'test/fixtures/tasks-stdio-server.ts'],
+          inputRequests: async () => ({ action: 'accept', content: { go: true } }),
+        },
+      },
+    });
+    cleanups.push(() => mcp.disconnect());
+    const statuses: string[] = [];
+    await mcp.progress.onUpdate('local', (update) => statuses.push(String(update.message)));
+    const { local_wait } = await mcp.listTools();
+    // The server suggests polling every ten minutes: only its pushes can end this in time.
+    expect(await local_wait?.execute?.({ ms: 50 }, {} as never)).toEqual({
+      content: [{ type: 'text', text: 'waited 50 ms (go: true)' }],
+    });
+    expect(statuses).toEqual(expect.arrayContaining(['Go on?', 'completed']));
   });
 });
 

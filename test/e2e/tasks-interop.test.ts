@@ -1,7 +1,7 @@
 /**
  * Tasks (SEP-2663) with code we did not write: MCPServer driven by the requester of
- * `@modelcontextprotocol/ext-tasks` (its session polls, answers input requests and cancels), and
- * MCPClient following tasks of a server built only with the SDK's `Server` and ext-tasks' schemas.
+ * `@modelcontextprotocol/ext-tasks` (its session polls, answers input requests and cancels), an SDK
+ * client listening for pushed task states with an ext-tasks filter, and MCPClient following tasks of a server built only with the SDK's `Server` and ext-tasks' schemas.
  */
 import { createTool } from '@mastra/core/tools';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -10,11 +10,14 @@ import {
   createTaskSessionFromClient,
   resultFromTaskOutcome,
 } from '@modelcontextprotocol/ext-tasks/client';
+import { contributeTaskFilterV2, isTaskStatusNotificationV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPClient, MCPServer } from '../../src/index.js';
 import { serveSdkTaskServer } from '../fixtures/sdk-task-server.js';
-import { modernEnvelope, replyOf, serveHttp } from '../helpers.js';
+import { releasableWork } from '../fixtures/task-tools.js';
+import { modernEnvelope, modernRequest, replyOf, serveHttp } from '../helpers.js';
+import { eventually } from '../support/wait.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
@@ -125,6 +128,56 @@ describe('MCPServer driven by the ext-tasks requester', () => {
     const cancelled = await hanging.settle();
     expect(cancelled.outcome.status).toBe('cancelled');
     expect(aborted).toEqual(['hang']);
+  });
+});
+
+describe('MCPServer pushing task states to an SDK client listening with an ext-tasks filter', () => {
+  it('sends notifications/tasks that ext-tasks accepts, ending with the completed result', async () => {
+    const { work, releases } = releasableWork();
+    const server = new MCPServer({
+      name: 'interop-push',
+      version: '1.0.0',
+      tools: { work },
+      tasks: { tools: { work: 'required' }, pollIntervalMs: 60_000 },
+    });
+    const http = await serveHttp(server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const created = await replyOf<{ result: { taskId: string } }>(
+      await fetch(
+        http.mcpUrl,
+        modernRequest(
+          'tools/call',
+          { name: 'work', arguments: { label: 'pushed' } },
+          { capabilities: TASKS },
+        ),
+      ),
+    );
+    const { taskId } = created.result;
+    const client = new Client(
+      { name: 'listener', version: '1.0.0' },
+      { capabilities: TASKS as never, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(http.mcpUrl));
+    cleanups.push(() => client.close());
+    const pushed: unknown[] = [];
+    client.setNotificationHandler('notifications/tasks', { params: z.looseObject({}) }, (params) => {
+      pushed.push({ jsonrpc: '2.0', method: 'notifications/tasks', params });
+    });
+    const filter = contributeTaskFilterV2({ notifications: {} }, [taskId]);
+    const subscription = await client.listen(filter.notifications as never);
+    cleanups.push(() => subscription.close());
+    await eventually('the task’s state at once', () => pushed.length > 0);
+    releases.get('pushed')?.();
+    const done = await eventually('the completed task', () =>
+      pushed.find((message) => (message as { params: { status: string } }).params.status === 'completed'),
+    );
+    expect(pushed.every((message) => isTaskStatusNotificationV2(message))).toBe(true);
+    expect(done).toMatchObject({
+      params: { taskId, result: { content: [{ type: 'text', text: 'done pushed' }] } },
+    });
   });
 });
 

@@ -10,16 +10,11 @@ import { RedisMCPTaskStore } from '../../src/redis/index.js';
 import { startBalancer } from '../fixtures/balancer.js';
 import { type Instance, startInstance } from '../fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
+import { type TaskReply as Reply, TASKS_DECLARED as TASKS } from '../fixtures/task-tools.js';
 import { modernRequest, replyOf } from '../helpers.js';
 import { rejectionOf } from '../support/results.js';
+import { ListenStream } from '../support/sse.js';
 import { eventually } from '../support/wait.js';
-
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-
-interface Reply {
-  result?: Record<string, unknown> & { taskId?: string; status?: string };
-  error?: { code: number; message: string };
-}
 
 let redis: RedisServer;
 const instances: Instance[] = [];
@@ -95,6 +90,47 @@ describe('tasks on Redis across instances', () => {
       error: { code: -32603, message: expect.stringContaining('stopped before the task finished') },
     });
     expect((await rpc(b, 'tasks/get', { taskId })).result?.status).toBe('failed');
+  });
+
+  it('a listen stream on one instance is told what another instance does with a task, and when that instance died', async () => {
+    const [a, b] = await Promise.all([
+      instance({ instanceTimeoutMs: 600 }),
+      instance({ instanceTimeoutMs: 600 }),
+    ]);
+    if (!a || !b) throw new Error('instances did not start');
+    const asked = String((await rpc(a, 'tools/call', { name: 'ask', arguments: {} })).result?.taskId);
+    const lingering = String(
+      (await rpc(a, 'tools/call', { name: 'linger', arguments: { ms: 60_000 } })).result?.taskId,
+    );
+    const stream = await ListenStream.open(b.url, (signal) =>
+      modernRequest(
+        'subscriptions/listen',
+        { notifications: { taskIds: [asked, lingering] } },
+        { id: 'listen-b', capabilities: TASKS, signal },
+      ),
+    );
+    try {
+      expect((await stream.next('the acknowledgement')).params).toMatchObject({
+        notifications: { taskIds: [asked, lingering] },
+      });
+      const question = await stream.task(asked, 'input_required');
+      const key = Object.keys(question.inputRequests as object)[0] as string;
+      await rpc(a, 'tasks/update', {
+        taskId: asked,
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+      });
+      const done = await stream.task(asked, 'completed');
+      expect(JSON.stringify(done.result)).toContain(`hello Ada from ${a.child.pid}`);
+
+      a.child.kill('SIGKILL');
+      await a.exit;
+      const failed = await stream.task(lingering, 'failed');
+      expect(failed.error).toMatchObject({
+        message: expect.stringContaining('stopped before the task finished'),
+      });
+    } finally {
+      stream.close();
+    }
   });
 
   it('the store: one claim of a task wins, a terminal status sticks, heartbeats lapse', async () => {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { InMemoryMCPTaskStore, MCPServer, type MCPServerTasksConfig } from '../../src/index.js';
 import { type TaskReply as Reply, releasableWork, TASKS_DECLARED as TASKS } from '../fixtures/task-tools.js';
 import { bearerAuth, type HttpHarness, modernRequest, replyOf, serveHttp } from '../helpers.js';
-import { type SseEvent, sseEvents } from '../support/sse.js';
+import { ListenStream } from '../support/sse.js';
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 
@@ -18,45 +18,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The messages of one open listen stream, read one at a time with a deadline. */
-class Stream {
-  private readonly events: AsyncGenerator<SseEvent>;
-  constructor(
-    readonly response: Response,
-    private readonly abort: AbortController,
-  ) {
-    this.events = sseEvents(response);
-  }
-
-  async next(what: string, timeoutMs = 10_000): Promise<SseEvent['message']> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
-    });
-    try {
-      const event = await Promise.race([this.events.next(), timeout]);
-      if (event.done) throw new Error(`the stream ended before ${what}`);
-      return event.value.message;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** The next `notifications/tasks` for `taskId` whose status is `status`. */
-  async task(taskId: string, status: string): Promise<Record<string, unknown>> {
-    for (;;) {
-      const message = await this.next(`task ${taskId} ${status}`);
-      const params = message.params as Record<string, unknown> | undefined;
-      if (message.method === 'notifications/tasks' && params?.taskId === taskId && params.status === status)
-        return params;
-    }
-  }
-
-  close(): void {
-    this.abort.abort();
-  }
-}
 
 async function setup(tasks: Partial<MCPServerTasksConfig> = {}) {
   const { work, releases } = releasableWork();
@@ -110,7 +71,7 @@ async function setup(tasks: Partial<MCPServerTasksConfig> = {}) {
       ),
     );
     cleanups.push(async () => abort.abort());
-    return new Stream(response, abort);
+    return new ListenStream(response, abort);
   };
   return { server, http, store, rpc, start, listen, releases, extra };
 }

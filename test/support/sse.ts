@@ -1,4 +1,7 @@
-/** Reading a raw SSE response in tests: its messages as they arrive, keep-alive comments skipped. */
+/**
+ * Reading a raw SSE response in tests: its messages as they arrive, keep-alive comments skipped;
+ * a `subscriptions/listen` stream read message by message with a deadline.
+ */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 export interface SseEvent {
@@ -32,5 +35,50 @@ export async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
     }
   } finally {
     reader.releaseLock();
+  }
+}
+
+/** The messages of one open listen stream, read one at a time with a deadline. */
+export class ListenStream {
+  private readonly events: AsyncGenerator<SseEvent>;
+  constructor(
+    readonly response: Response,
+    private readonly abort: AbortController,
+  ) {
+    this.events = sseEvents(response);
+  }
+
+  /** Sends the request `init(signal)` builds and reads its answer; `close()` aborts it. */
+  static async open(url: URL | string, init: (signal: AbortSignal) => RequestInit): Promise<ListenStream> {
+    const abort = new AbortController();
+    return new ListenStream(await fetch(url, init(abort.signal)), abort);
+  }
+
+  async next(what: string, timeoutMs = 10_000): Promise<SseEvent['message']> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+    });
+    try {
+      const event = await Promise.race([this.events.next(), timeout]);
+      if (event.done) throw new Error(`the stream ended before ${what}`);
+      return event.value.message;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The next `notifications/tasks` for `taskId` whose status is `status`. */
+  async task(taskId: string, status: string): Promise<Record<string, unknown>> {
+    for (;;) {
+      const message = await this.next(`task ${taskId} ${status}`);
+      const params = message.params as Record<string, unknown> | undefined;
+      if (message.method === 'notifications/tasks' && params?.taskId === taskId && params.status === status)
+        return params;
+    }
+  }
+
+  close(): void {
+    this.abort.abort();
   }
 }

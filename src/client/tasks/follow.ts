@@ -52,7 +52,11 @@ function settledResult(
 ): CallToolResult | undefined {
   const label = describe(connection, task.taskId, what);
   const details = { server: connection.name, taskId: task.taskId };
-  if (task.status === 'completed') return (task.result ?? { content: [] }) as CallToolResult;
+  if (task.status === 'completed') {
+    // The result as a direct answer gives it: `resultType` frames the task's payload, not the tool's.
+    const { resultType: _framing, ...result } = task.result ?? { content: [] };
+    return result as CallToolResult;
+  }
   if (task.status === 'failed') {
     const error = task.error ?? { code: -32603, message: task.statusMessage ?? 'no error was given' };
     throw mcpError(
@@ -129,7 +133,7 @@ export async function followTask(
   let pushed: DetailedTask | undefined;
   let wake: (() => void) | undefined;
   const unfollow = connection.taskPush.follow(created.taskId, (next) => {
-    pushed = next;
+    pushed = next ?? pushed;
     wake?.();
   });
   try {

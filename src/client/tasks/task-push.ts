@@ -15,8 +15,11 @@ export function offersTasks(client: Client): boolean {
   );
 }
 
+/** A pushed state, or undefined when the stream ended (the follower polls now instead of waiting). */
+export type TaskPushListener = (task: DetailedTask | undefined) => void;
+
 export class TaskPush {
-  private readonly followers = new Map<string, Set<(task: DetailedTask) => void>>();
+  private readonly followers = new Map<string, Set<TaskPushListener>>();
   /** Tasks the open listen stream told something about. */
   private readonly told = new Set<string>();
 
@@ -29,7 +32,7 @@ export class TaskPush {
   }
 
   /** Calls `onTask` with each state pushed for `taskId` until the returned function is called. */
-  follow(taskId: string, onTask: (task: DetailedTask) => void): () => void {
+  follow(taskId: string, onTask: TaskPushListener): () => void {
     const set = this.followers.get(taskId) ?? new Set();
     const added = set.size === 0;
     this.followers.set(taskId, set.add(onTask));
@@ -55,8 +58,14 @@ export class TaskPush {
     return this.told.has(taskId);
   }
 
-  /** The listen stream was replaced or ended: nothing is known to be pushed any more. */
-  streamChanged(): void {
+  /**
+   * The listen stream was replaced or `ended`: nothing is known to be pushed any more. A new stream
+   * tells each followed task's state when it opens; after an end, followers waiting for pushes
+   * that will not come poll at once.
+   */
+  streamChanged(ended: boolean): void {
+    const waiting = ended ? [...this.told].flatMap((taskId) => [...(this.followers.get(taskId) ?? [])]) : [];
     this.told.clear();
+    for (const onTask of waiting) onTask(undefined);
   }
 }
