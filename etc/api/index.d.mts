@@ -1089,6 +1089,7 @@ interface MCPServerTasksConfig {
     pollIntervalMs?: number;
     maxTasks?: number;
     maxTasksPerPrincipal?: number;
+    maxListenTaskIds?: number;
     instanceTimeoutMs?: number;
     principal?: (authInfo: AuthInfo) => string | undefined;
 }
@@ -1162,7 +1163,8 @@ interface MCPTaskStore {
     close?(): Promise<void>;
 }
 interface MCPTaskStoreListener {
-    signal(taskId: string, signal: MCPTaskSignal): void;
+    signal?(taskId: string, signal: MCPTaskSignal): void;
+    changed?(taskId: string): void;
 }
 type MCPTaskSupport = 'forbidden' | 'optional' | 'required';
 interface MCPTaskUpdate {

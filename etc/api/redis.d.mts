@@ -135,7 +135,8 @@ interface MCPTaskStore {
     close?(): Promise<void>;
 }
 interface MCPTaskStoreListener {
-    signal(taskId: string, signal: MCPTaskSignal): void;
+    signal?(taskId: string, signal: MCPTaskSignal): void;
+    changed?(taskId: string): void;
 }
 interface MCPTaskUpdate {
     status?: TaskStatus;

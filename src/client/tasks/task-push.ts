@@ -41,7 +41,9 @@ export class TaskPush {
       if (!set.delete(onTask) || set.size > 0) return;
       this.followers.delete(taskId);
       this.told.delete(taskId);
-      this.changed();
+      // A task no longer followed stays in the stream's filter until the next task is added (a
+      // finished task is told no more): one listen request per task, not two. The last one closes it.
+      if (this.followers.size === 0) this.changed();
     };
   }
 
