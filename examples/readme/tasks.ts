@@ -33,5 +33,6 @@ export const reports = new MCPServer({
     pollIntervalMs: 1000, // suggested to clients
     maxTasks: 1000, // unfinished tasks on this server
     maxTasksPerPrincipal: 100, // per token subject (anonymous callers share one budget)
+    maxListenTaskIds: 1000, // task ids one subscriptions/listen request may follow
   },
 });
