@@ -3,6 +3,9 @@
  * process: any instance answers for any task (its input answers and cancels reach the instance
  * running it), and a task whose instance was SIGKILLed is reported failed, never left `working`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient, MCPErrorCode } from '../../src/index.js';
@@ -12,7 +15,7 @@ import { type Instance, startInstance } from '../fixtures/instance-process.js';
 import { type RedisServer, startRedisServer } from '../fixtures/redis-server.js';
 import { type TaskReply as Reply, TASKS_DECLARED as TASKS } from '../fixtures/task-tools.js';
 import { modernRequest, replyOf } from '../helpers.js';
-import { rejectionOf } from '../support/results.js';
+import { rejectionOf, textOf } from '../support/results.js';
 import { ListenStream } from '../support/sse.js';
 import { eventually } from '../support/wait.js';
 
@@ -28,8 +31,8 @@ afterEach(async () => {
   for (const instance of instances.splice(0)) await instance.kill();
 });
 
-async function instance(options: { instanceTimeoutMs?: number } = {}) {
-  const started = await startInstance(redis.url, { tasks: options });
+async function instance(options: { instanceTimeoutMs?: number } = {}, workflowDb?: string) {
+  const started = await startInstance(redis.url, { tasks: options, ...(workflowDb ? { workflowDb } : {}) });
   instances.push(started);
   return started;
 }
@@ -130,6 +133,52 @@ describe('tasks on Redis across instances', () => {
       });
     } finally {
       stream.close();
+    }
+  });
+
+  it('a run_<workflow> task outlives its SIGKILLed instance: another one sharing the Mastra storage resumes the run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mastra-mcp-runs-'));
+    try {
+      const db = join(dir, 'runs.db');
+      const [a, b] = await Promise.all([
+        instance({ instanceTimeoutMs: 600 }, db),
+        instance({ instanceTimeoutMs: 600 }, db),
+      ]);
+      if (!a || !b) throw new Error('instances did not start');
+      const taskId = String(
+        (await rpc(a, 'tools/call', { name: 'run_payment', arguments: { amount: 70 } })).result?.taskId,
+      );
+      const before = await eventually('the question, read on the other instance', async () => {
+        const reply = await rpc(b, 'tasks/get', { taskId });
+        return reply.result?.status === 'input_required' && reply.result;
+      });
+      a.child.kill('SIGKILL');
+      await a.exit;
+      // Once a's heartbeat lapsed, b claims the task and resumes the run from its stored snapshot.
+      const after = await eventually('the question asked again by the other instance', async () => {
+        const reply = await rpc(b, 'tasks/get', { taskId });
+        const keys = Object.keys((reply.result?.inputRequests as object | undefined) ?? {});
+        return (
+          reply.result?.status === 'input_required' &&
+          !keys.includes(Object.keys(before.inputRequests as object)[0] ?? '') &&
+          reply.result
+        );
+      });
+      const [key, request] =
+        Object.entries(after.inputRequests as Record<string, { params: { message: string } }>)[0] ?? [];
+      expect(request?.params.message).toBe('Approve a payment of 70?');
+      await rpc(b, 'tasks/update', {
+        taskId,
+        inputResponses: { [String(key)]: { action: 'accept', content: { approver: 'Kim' } } },
+      });
+      const done = await eventually('the run to finish on the other instance', async () => {
+        const reply = await rpc(b, 'tasks/get', { taskId });
+        return reply.result?.status === 'completed' && reply.result;
+      });
+      expect(textOf(done.result)).toContain('"approvedBy":"Kim"');
+    } finally {
+      for (const started of instances.splice(0)) await started.kill();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

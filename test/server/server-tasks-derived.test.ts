@@ -10,16 +10,13 @@ import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InMemoryMCPTaskStore, MCPServer } from '../../src/index.js';
+import { approve, payment } from '../fixtures/payment-workflow.js';
+import { TASKS_DECLARED as TASKS, type TaskReply } from '../fixtures/task-tools.js';
 import { modernRequest, replyOf, serveHttp, serveReplaceable } from '../helpers.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-
-interface Reply {
-  result?: Record<string, unknown> & { taskId?: string; status?: string; statusMessage?: string };
-  error?: { code: number; message: string };
-}
+type Reply = TaskReply & { result?: { statusMessage?: string } };
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,27 +24,6 @@ afterEach(async () => {
 });
 
 const stepAborts: string[] = [];
-
-const approve = createStep({
-  id: 'approve',
-  inputSchema: z.object({ amount: z.number() }),
-  outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
-  resumeSchema: z.object({ approver: z.string().describe('Who approves') }),
-  suspendSchema: z.object({ reason: z.string() }),
-  execute: async ({ inputData, resumeData, suspend }) => {
-    if (!resumeData) return await suspend({ reason: `Approve a payment of ${inputData.amount}?` });
-    return { paid: inputData.amount, approvedBy: resumeData.approver };
-  },
-});
-
-const payment = createWorkflow({
-  id: 'payment',
-  description: 'Pays an amount once someone approves it',
-  inputSchema: z.object({ amount: z.number() }),
-  outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
-})
-  .then(approve)
-  .commit();
 
 const waitStep = createStep({
   id: 'wait',
