@@ -58,7 +58,18 @@ function tools() {
     outputSchema: z.object({ count: z.number() }),
     execute: async () => ({ count: 'one' }) as unknown as { count: number },
   });
-  return { greet, work, crash, wrongOutput, aborted, releases };
+  // Its region is also sent as the Mcp-Param-Region header (x-mcp-header, SEP-2243).
+  const regional = createTool({
+    id: 'regional',
+    description: 'Answers for a region',
+    inputSchema: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    } as unknown as z.ZodType<{ region: string }>,
+    execute: async ({ region }) => `served ${region}`,
+  });
+  return { greet, work, crash, wrongOutput, regional, aborted, releases };
 }
 
 async function setup({
@@ -78,7 +89,13 @@ async function setup({
     ...(tasks
       ? {
           tasks: {
-            tools: { greet: 'optional', work: 'optional', crash: 'optional', wrongOutput: 'optional' },
+            tools: {
+              greet: 'optional',
+              work: 'optional',
+              crash: 'optional',
+              wrongOutput: 'optional',
+              regional: 'optional',
+            },
             pollIntervalMs,
           },
         }
@@ -86,8 +103,13 @@ async function setup({
   });
   // The method of every request the server receives (the routing header each one carries).
   const methods: string[] = [];
+  const regionHeaders: string[] = [];
   const http = await serveHttp(server, {
-    before: (req) => void methods.push(String(req.headers['mcp-method'] ?? req.method)),
+    before: (req) => {
+      methods.push(String(req.headers['mcp-method'] ?? req.method));
+      const region = req.headers['mcp-param-region'];
+      if (typeof region === 'string') regionHeaders.push(region);
+    },
   });
   const asked: string[] = [];
   const mcp = new MCPClient({
@@ -107,7 +129,7 @@ async function setup({
     () => http.close(),
     () => server.close(),
   );
-  return { server, http, mcp, asked, aborted, releases, methods };
+  return { server, http, mcp, asked, aborted, releases, methods, regionHeaders };
 }
 
 describe('MCPClient following tasks', () => {
@@ -237,6 +259,15 @@ describe('mcp.tasks', () => {
     const result = await later.tasks.wait('tasks', taskId);
     expect(result.structuredContent).toEqual({ greeting: 'hello Grace' });
     expect((await later.tasks.get('tasks', taskId)).status).toBe('completed');
+  });
+
+  it('start() sends the x-mcp-header parameters as Mcp-Param-* headers, as a tool call does', async () => {
+    const { mcp, regionHeaders } = await setup();
+    const started = await mcp.tasks.start('tasks', 'regional', { region: 'eu-west' });
+    expect(regionHeaders).toEqual(['eu-west']);
+    expect(await mcp.tasks.wait('tasks', String(started.taskId))).toMatchObject({
+      content: [{ type: 'text', text: 'served eu-west' }],
+    });
   });
 
   it('cancels, names unknown tasks, and returns a direct answer for a tool that is never a task', async () => {

@@ -3,7 +3,7 @@
  * later process needs: `wait()` in a new process follows a task another one started.
  */
 import { MastraError } from '@mastra/core/error';
-import { type CallToolResult, specTypeSchemas } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { ConnectionLookup } from '../actions.js';
 import { wrap } from '../actions.js';
@@ -56,23 +56,31 @@ export function taskActions(lookup: ConnectionLookup): MCPClientTasks {
   return {
     start: async (serverName, toolName, args = {}, options = {}) => {
       const connection = lookup.get(serverName);
+      const sendOptions = {
+        timeout: connection.timeout,
+        ...(options.signal ? { signal: options.signal } : {}),
+      };
       const answer = await withTasks(connection, () =>
         connection.run(
-          // A plain request: callTool() would check a direct answer's structured output against
-          // the listed schema, which a task answer (no output yet) cannot pass.
-          (client) =>
-            client.request(
+          async (client) => {
+            // The listed definition (the SDK's cached tools/list) mirrors the tool's x-mcp-header
+            // parameters as Mcp-Param-* headers, as a tool's execute does; without its output
+            // schema, which a task answer (no output yet) cannot pass.
+            const { tools } = await client.listTools(undefined, sendOptions);
+            const listed = tools.find((tool) => tool.name === toolName);
+            const { outputSchema: _unchecked, ...toolDefinition } = listed ?? {
+              name: toolName,
+              inputSchema: { type: 'object' as const },
+            };
+            return client.callTool(
               {
-                method: 'tools/call',
-                params: {
-                  name: toolName,
-                  arguments: args,
-                  _meta: declaringTasks(connection, connection.requestMeta()),
-                },
+                name: toolName,
+                arguments: args,
+                _meta: declaringTasks(connection, connection.requestMeta()),
               },
-              specTypeSchemas.CallToolResult,
-              { timeout: connection.timeout, ...(options.signal ? { signal: options.signal } : {}) },
-            ),
+              { ...sendOptions, toolDefinition: toolDefinition as Tool },
+            );
+          },
           null,
           options.signal,
         ),
