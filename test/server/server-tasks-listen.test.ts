@@ -4,13 +4,23 @@
  * task's state at once and after every change, the SDK's own part of a mixed filter still works,
  * refusals (-32021 undeclared, -32602 malformed or too many), and the graceful end on close.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createTool } from '@mastra/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InMemoryMCPTaskStore, MCPServer, type MCPServerTasksConfig } from '../../src/index.js';
 import { type TaskReply as Reply, releasableWork, TASKS_DECLARED as TASKS } from '../fixtures/task-tools.js';
-import { bearerAuth, type HttpHarness, modernRequest, replyOf, serveHttp } from '../helpers.js';
+import {
+  bearerAuth,
+  type HttpHarness,
+  modernEnvelope,
+  modernRequest,
+  replyOf,
+  serveHttp,
+} from '../helpers.js';
 import { ListenStream } from '../support/sse.js';
+import { eventually } from '../support/wait.js';
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 
@@ -162,5 +172,44 @@ describe('notifications/tasks on subscriptions/listen', () => {
     const end = await stream.next('the graceful end');
     expect(end).toMatchObject({ id: 'listen-1', result: { _meta: { [SUBSCRIPTION]: 'listen-1' } } });
     await expect(stream.next('nothing after the end', 2000)).rejects.toThrow(/ended/);
+  });
+
+  it('over stdio: refuses undeclared and malformed taskIds, and acknowledges only tasks it knows', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/tasks-stdio-server.ts'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    cleanups.push(async () => {
+      child.kill();
+    });
+    const replies = new Map<string | number, Record<string, unknown>>();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as Record<string, unknown> & {
+        params?: { _meta?: Record<string, unknown> };
+      };
+      const id = (message.id ?? message.params?._meta?.[SUBSCRIPTION]) as string | number | undefined;
+      if (id !== undefined && !replies.has(id)) replies.set(id, message);
+    });
+    const send = (id: string, notifications: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) =>
+      child.stdin.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'subscriptions/listen',
+          params: { notifications, _meta: modernEnvelope(capabilities) },
+        })}\n`,
+      );
+    const reply = (id: string) => eventually(`the answer to ${id}`, () => replies.get(id));
+    send('undeclared', { taskIds: ['a'] }, {});
+    expect(await reply('undeclared')).toMatchObject({ error: { code: -32021 } });
+    send('malformed', { taskIds: 'a' });
+    expect(await reply('malformed')).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('params.notifications.taskIds') },
+    });
+    send('unknown', { toolsListChanged: true, taskIds: ['no-such-task'] });
+    const ack = await reply('unknown');
+    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+    expect((ack.params as { notifications: Record<string, unknown> }).notifications).not.toHaveProperty(
+      'taskIds',
+    );
   });
 });
