@@ -189,7 +189,11 @@ describe('notifications/tasks on subscriptions/listen', () => {
       const id = (message.id ?? message.params?._meta?.[SUBSCRIPTION]) as string | number | undefined;
       if (id !== undefined && !replies.has(id)) replies.set(id, message);
     });
-    const send = (id: string, notifications: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) =>
+    const send = (
+      id: string,
+      notifications: Record<string, unknown>,
+      capabilities: Record<string, unknown> = TASKS,
+    ) =>
       child.stdin.write(
         `${JSON.stringify({
           jsonrpc: '2.0',
