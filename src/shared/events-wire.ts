@@ -15,11 +15,11 @@ import { lazyModule } from './lazy-module.js';
 /** The extension identifier, a key of `capabilities.extensions`. */
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
 
-/** `_meta` key on every push notification (and the stream's final result): the `events/stream` request id. */
+/**
+ * `_meta` key on every push notification (and the stream's final result): the `events/stream`
+ * request id, as on every message of a `subscriptions/listen` stream (its request id).
+ */
 export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
-
-/** The `subscriptions/listen` filter member that asks for `notifications/events/list_changed`. */
-export const EVENTS_LIST_CHANGED_FILTER_KEY = 'eventsListChanged';
 
 export const EVENTS_METHODS = {
   list: 'events/list',
