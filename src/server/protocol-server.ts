@@ -110,7 +110,7 @@ export function capabilitiesOf(host: ProtocolHost, mode: ElicitationMode): Serve
 
 /** How a tool runs for a client that declared the Tasks extension (derived ask_/run_ tools may by default). */
 function supportOf(entry: ToolEntry, tasks: TasksService): MCPTaskSupport {
-  return tasks.supportOf(entry.name, entry.kind !== 'tool');
+  return tasks.supportOf(entry.name, entry.kind !== 'tool', entry.taskSupport);
 }
 
 /** A tool as 2026-07-28 clients list it when tasks are on: its `_meta` says whether it may return a task. */

@@ -10,9 +10,11 @@ import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import { withUiLink } from './app-resources.js';
 import { askAgent, runWorkflow } from './derived-runs.js';
 import { clip } from './issues.js';
+import { isTaskSupport, type MCPTaskSupport } from './tasks/types.js';
 import type { ToolInvocation } from './tool-invocation.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
 
@@ -25,6 +27,8 @@ export interface ToolEntry {
   kind: ToolKind;
   /** The `tools/list` entry. */
   definition: WireTool;
+  /** The tool's own task support (createTool's `mcp._meta['mastra/taskSupport']`); `tasks.tools` overrides it. */
+  taskSupport?: MCPTaskSupport;
   /** The original object, kept for the Mastra registry and for `getToolInfo()`. */
   source: unknown;
   /** Runs the tool; throws {@link ToolArgumentsError} for arguments its schema rejects. */
@@ -114,6 +118,8 @@ function explicitToolDefinition(
   inputSchema: JsonSchema,
 ): WireTool {
   const { mcp } = tool as MastraToolLike;
+  // The task support a tool declares is listed only as the server applies it (protocol-server.ts).
+  const { [TASK_SUPPORT_META_KEY]: declared, ...meta } = mcp?._meta ?? {};
   return wireDefinition(name, {
     title: tool.title,
     description: tool.description,
@@ -122,8 +128,19 @@ function explicitToolDefinition(
       ? convertSchema(`Tool '${name}'`, 'outputSchema', () => outputJsonSchema(tool.outputSchema))
       : undefined,
     annotations: mcp?.annotations,
-    _meta: withUiLink(name, mcp?._meta),
+    _meta: withUiLink(name, declared === undefined ? mcp?._meta : meta),
   });
+}
+
+/** The task support a Mastra tool declares in `mcp._meta`; a value that is none names the field. */
+function declaredTaskSupport(name: string, tool: MastraToolLike): MCPTaskSupport | undefined {
+  const declared = tool.mcp?._meta?.[TASK_SUPPORT_META_KEY];
+  if (declared === undefined || isTaskSupport(declared)) return declared;
+  throw mcpError(
+    MCPErrorCode.SERVER_INVALID_TASKS_OPTION,
+    `Tool '${name}': mcp._meta['${TASK_SUPPORT_META_KEY}'] must be 'forbidden', 'optional' or 'required', not ${JSON.stringify(declared)}`,
+    { field: `tools.${name}.mcp._meta.${TASK_SUPPORT_META_KEY}` },
+  );
 }
 
 /** A Mastra `createTool` tool: its own `execute` wrapper validates input and output. */
@@ -132,11 +149,13 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
     ? convertSchema(`Tool '${name}'`, 'inputSchema', () => normalizeSchema(tool.inputSchema).json)
     : EMPTY_OBJECT_SCHEMA;
   const execute = tool.execute;
+  const taskSupport = declaredTaskSupport(name, tool);
   return {
     name,
     kind: 'tool',
     source: tool,
     definition: explicitToolDefinition(name, tool, inputSchema),
+    ...(taskSupport ? { taskSupport } : {}),
     async invoke(args, invocation) {
       if (!execute) throw notExecutable(name);
       const output = await execute(args ?? {}, {

@@ -384,6 +384,62 @@ describe('MCPServer tasks', () => {
     expect(textOf(done.result)).toBe('hello Alice');
   });
 
+  it('runs a tool as a task when it declares so itself (createTool mcp._meta), unless tasks.tools says otherwise', async () => {
+    const declaring = (id: string) =>
+      createTool({
+        id,
+        description: 'Declares its own task support',
+        inputSchema: z.object({}),
+        mcp: { _meta: { 'mastra/taskSupport': 'required', owner: 'reports' } },
+        execute: async () => `${id} done`,
+      });
+    const server = new MCPServer({
+      name: 'declared',
+      version: '1.0.0',
+      tools: { own: declaring('own'), overridden: declaring('overridden') },
+      tasks: { tools: { overridden: 'forbidden' } },
+    });
+    const http = await serveHttp(server);
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const call = async (name: string, declare: boolean) =>
+      replyOf<Reply>(
+        await fetch(
+          http.mcpUrl,
+          modernRequest('tools/call', { name, arguments: {} }, { capabilities: declare ? TASKS : {} }),
+        ),
+      );
+    const listed = (
+      await replyOf<Reply>(await fetch(http.mcpUrl, modernRequest('tools/list', {}, { capabilities: TASKS })))
+    ).result?.tools as { name: string; _meta?: Record<string, unknown> }[];
+    expect(listed.find((tool) => tool.name === 'own')?._meta).toEqual({
+      owner: 'reports',
+      'mastra/taskSupport': 'required',
+    });
+    expect(listed.find((tool) => tool.name === 'overridden')?._meta).toEqual({ owner: 'reports' });
+    expect((await call('own', true)).result?.resultType).toBe('task');
+    expect((await call('own', false)).error?.code).toBe(-32021);
+    expect((await call('overridden', true)).result).toMatchObject({
+      content: [{ type: 'text', text: 'overridden done' }],
+    });
+
+    expect(
+      () =>
+        new MCPServer({
+          name: 'bad',
+          version: '1',
+          tools: { odd: { ...declaring('odd'), mcp: { _meta: { 'mastra/taskSupport': 'sometimes' } } } },
+        }),
+    ).toThrow(
+      expect.objectContaining({
+        id: MCPErrorCode.SERVER_INVALID_TASKS_OPTION,
+        message: expect.stringContaining("Tool 'odd': mcp._meta['mastra/taskSupport'] must be"),
+      }),
+    );
+  });
+
   it('refuses a malformed tasks option with the field named', () => {
     const build = (tasks: unknown) => () =>
       new MCPServer({ name: 'bad', version: '1', tools: {}, tasks: tasks as MCPServerTasksConfig });

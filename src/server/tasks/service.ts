@@ -46,11 +46,10 @@ import type {
   MCPTaskStore,
   MCPTaskSupport,
 } from './types.js';
+import { isTaskSupport } from './types.js';
 
 /** JSON-RPC code of a call refused because the task budget is spent (a server error). */
 export const TASKS_FULL_CODE = -32000;
-
-const SUPPORT_VALUES: ReadonlySet<string> = new Set(['forbidden', 'optional', 'required']);
 
 /** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
 const ANONYMOUS = '';
@@ -114,7 +113,7 @@ export class TasksService {
   ) {
     for (const [tool, setting] of Object.entries(config?.tools ?? {})) {
       const support = typeof setting === 'object' && setting !== null ? setting.support : setting;
-      if (!SUPPORT_VALUES.has(support)) {
+      if (!isTaskSupport(support)) {
         throw invalidOption(
           `tools.${tool} must be 'forbidden', 'optional' or 'required' (or { support, inputBeforeTask }), not ${JSON.stringify(setting)}`,
           `tools.${tool}`,
@@ -181,11 +180,14 @@ export class TasksService {
     }
   }
 
-  /** How `toolName` runs for a client that declared the extension. */
-  supportOf(toolName: string, derived: boolean): MCPTaskSupport {
+  /**
+   * How `toolName` runs for a client that declared the extension: as `tasks.tools` says, else as
+   * the tool declares itself (`own`), else `optional` for derived tools and `forbidden` for others.
+   */
+  supportOf(toolName: string, derived: boolean, own?: MCPTaskSupport): MCPTaskSupport {
     if (!this.enabled) return 'forbidden';
     const setting = this.config?.tools?.[toolName];
-    if (setting === undefined) return derived ? 'optional' : 'forbidden';
+    if (setting === undefined) return own ?? (derived ? 'optional' : 'forbidden');
     return typeof setting === 'object' ? setting.support : setting;
   }
 

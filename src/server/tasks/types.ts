@@ -13,6 +13,12 @@ import type { DetailedTask, TaskStatus } from '../../shared/tasks-wire.js';
  */
 export type MCPTaskSupport = 'forbidden' | 'optional' | 'required';
 
+const TASK_SUPPORT_VALUES: ReadonlySet<unknown> = new Set(['forbidden', 'optional', 'required']);
+
+export function isTaskSupport(value: unknown): value is MCPTaskSupport {
+  return TASK_SUPPORT_VALUES.has(value);
+}
+
 /** A tool's task settings, when it needs more than its support value. */
 export interface MCPToolTaskConfig {
   support: MCPTaskSupport;
@@ -101,8 +107,9 @@ export interface MCPTaskStore {
 
 export interface MCPServerTasksConfig {
   /**
-   * Per tool name, whether it runs as a task. Default: `optional` for the derived `ask_<agent>`
-   * and `run_<workflow>` tools, `forbidden` for every other tool.
+   * Per tool name, whether it runs as a task. Default: what the tool declares itself
+   * (`createTool({ mcp: { _meta: { 'mastra/taskSupport': 'optional' } } })`), else `optional` for
+   * the derived `ask_<agent>` and `run_<workflow>` tools and `forbidden` for every other tool.
    */
   tools?: Record<string, MCPTaskSupport | MCPToolTaskConfig>;
   /** Where tasks are kept. Default: a new InMemoryMCPTaskStore. */
