@@ -88,7 +88,7 @@ async function setup(tasks: Partial<MCPServerTasksConfig> = {}) {
 
 describe('notifications/tasks on subscriptions/listen', () => {
   it('acknowledges the caller’s tasks only, tells each task’s state at once and after every change', async () => {
-    const { start, listen, releases } = await setup();
+    const { server, start, listen, releases } = await setup();
     const mine = await start('mine', 'alice');
     const theirs = await start('theirs', 'bob');
     const stream = await listen({ taskIds: [mine, theirs, 'no-such-task', mine] }, { token: 'alice' });
@@ -113,6 +113,12 @@ describe('notifications/tasks on subscriptions/listen', () => {
     // Bob's task finishing is never told on Alice's stream.
     releases.get('theirs')?.();
     await expect(stream.next('anything more', 500)).rejects.toThrow(/timed out/);
+
+    // The client going away stops the following (nothing is held for a stream nobody reads).
+    const tasks = (server as unknown as { tasksService: { following: number } }).tasksService;
+    expect(tasks.following).toBe(1);
+    stream.close();
+    await eventually('the stream to stop following', () => tasks.following === 0);
   });
 
   it('keeps the SDK’s part of a mixed filter: list changes and task states share one stream', async () => {

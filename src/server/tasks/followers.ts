@@ -91,8 +91,11 @@ export class TaskFollowers {
     const wire = this.deps.wire(task);
     const json = JSON.stringify(wire);
     if (follower.told.get(task.taskId) === json) return;
-    follower.told.set(task.taskId, json);
-    if (isTerminal(task.status)) this.drop(task.taskId, follower);
+    if (isTerminal(task.status)) {
+      // Told for the last time: nothing of it is kept (a result can be large).
+      follower.told.delete(task.taskId);
+      this.drop(task.taskId, follower);
+    } else follower.told.set(task.taskId, json);
     try {
       follower.send(wire);
     } catch (error) {

@@ -169,6 +169,11 @@ export class TasksService {
     return this.runs.size;
   }
 
+  /** Listen streams following tasks on this instance (for tests and introspection). */
+  get following(): number {
+    return this.followers.size;
+  }
+
   /** Warns about `tools` entries naming no tool the server serves (a typo; tools added later are fine). */
   warnUnserved(served: (name: string) => boolean): void {
     for (const tool of Object.keys(this.config?.tools ?? {})) {
