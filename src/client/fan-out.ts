@@ -52,22 +52,30 @@ export async function fanOut<T>(
   const errors: Record<string, string> = {};
   const errorDetails: Record<string, MCPErrorDetail> = {};
   const durations: Record<string, number> = {};
-  await Promise.all(
+  const outcomes = await Promise.all(
     serverNames.map(async (serverName) => {
       const started = performance.now();
       try {
-        values[serverName] = await withDeadline(serverName, operation, options?.perServerTimeoutMs, where);
+        const value = await withDeadline(serverName, operation, options?.perServerTimeoutMs, where);
+        return { ok: true as const, value, ms: performance.now() - started };
       } catch (error) {
         const detail = errorDetail(error);
         // Every reported error names its server, whichever layer raised it.
         if (!detail.message.includes(`'${serverName}'`))
           detail.message = `MCP server '${serverName}': ${detail.message}`;
-        errorDetails[serverName] = detail;
-        errors[serverName] = legacyMessage(detail);
-      } finally {
-        durations[serverName] = Math.round(performance.now() - started);
+        return { ok: false as const, detail, ms: performance.now() - started };
       }
     }),
   );
+  // Keyed in the order the servers are configured, whichever answered first.
+  serverNames.forEach((serverName, index) => {
+    const outcome = outcomes[index];
+    if (!outcome) return;
+    if (!outcome.ok) {
+      errorDetails[serverName] = outcome.detail;
+      errors[serverName] = legacyMessage(outcome.detail);
+    } else values[serverName] = outcome.value;
+    durations[serverName] = Math.round(outcome.ms);
+  });
   return { values, errors, errorDetails, ...(options ? { durations } : {}) };
 }
