@@ -233,11 +233,7 @@ export class TasksService {
       ...(owner !== undefined ? { owner } : {}),
       ...(this.ttlMs !== null ? { expiresAt: now.getTime() + this.ttlMs } : {}),
     };
-    const run = new TaskRun(task.taskId, owner, toolName, this.store, (error) =>
-      this.logger().error(
-        `Task ${task.taskId} (tool '${toolName}'): the task store failed: ${String(error)}`,
-      ),
-    );
+    const run = this.newRun(task);
     this.track(run);
     try {
       await this.store.create(task);
@@ -305,14 +301,8 @@ export class TasksService {
         `Invalid params for subscriptions/listen: params.notifications.taskIds names ${request.taskIds.length} tasks; at most ${this.maxListenTaskIds} (tasks.maxListenTaskIds)`,
       );
     }
-    const owner = authInfo ? this.principal(authInfo) : undefined;
-    const tasks = await Promise.all(
-      request.taskIds.map(async (taskId) => {
-        const task = await this.store.get(taskId);
-        if (!task || task.owner !== owner) return undefined;
-        return (await this.orphaned(task)) ?? task;
-      }),
-    );
+    const owner = this.ownerFor(authInfo);
+    const tasks = await Promise.all(request.taskIds.map((taskId) => this.ownTask(taskId, owner)));
     return tasks.filter((task) => task !== undefined);
   }
 
@@ -339,21 +329,20 @@ export class TasksService {
       { instanceId: task.instanceId },
     );
     if (!claimed || claimed.instanceId !== this.instanceId || isTerminal(claimed.status)) return claimed;
-    const run = new TaskRun(
-      task.taskId,
-      task.owner,
-      task.toolName,
-      this.store,
-      (error) =>
-        this.logger().error(
-          `Task ${task.taskId} (tool '${task.toolName}'): the task store failed: ${String(error)}`,
-        ),
-      `resumed-${this.instanceId.slice(0, 8)}`,
-    );
+    const run = this.newRun(task, `resumed-${this.instanceId.slice(0, 8)}`);
     this.track(run);
     run.expireAt(task.expiresAt);
     void this.execute(run, work);
     return claimed;
+  }
+
+  /** A run of `task` here; `keyPrefix` names its input requests (keys are never reused). */
+  private newRun(task: MCPStoredTask, keyPrefix?: string): TaskRun {
+    const onWriteError = (error: unknown) =>
+      this.logger().error(
+        `Task ${task.taskId} (tool '${task.toolName}'): the task store failed: ${String(error)}`,
+      );
+    return new TaskRun(task.taskId, task.owner, task.toolName, this.store, onWriteError, keyPrefix);
   }
 
   /** Stops every task this instance runs (they fail: nothing will finish them), then stops watching the store. */
@@ -409,8 +398,15 @@ export class TasksService {
   /** The caller's task, or -32602 exactly as for an unknown one; an orphaned task is failed first. */
   private async visible(ctx: ServerContext, taskId: string, method: string): Promise<MCPStoredTask> {
     if (!declared(ctx)) throw missingCapability(`'${method}'`);
+    const task = await this.ownTask(taskId, this.ownerOf(ctx));
+    if (!task) throw unknownTask(taskId);
+    return task;
+  }
+
+  /** `owner`'s task (undefined when unknown or another's), an orphan failed or taken over first. */
+  private async ownTask(taskId: string, owner: string | undefined): Promise<MCPStoredTask | undefined> {
     const task = await this.store.get(taskId);
-    if (!task || task.owner !== this.ownerOf(ctx)) throw unknownTask(taskId);
+    if (!task || task.owner !== owner) return undefined;
     return (await this.orphaned(task)) ?? task;
   }
 
@@ -439,7 +435,11 @@ export class TasksService {
   }
 
   private ownerOf(ctx: ServerContext): string | undefined {
-    const authInfo = ctx.http?.authInfo;
+    return this.ownerFor(ctx.http?.authInfo);
+  }
+
+  /** Who owns what `authInfo` creates: its principal; nobody in particular without auth. */
+  private ownerFor(authInfo: AuthInfo | undefined): string | undefined {
     return authInfo ? this.principal(authInfo) : undefined;
   }
 
