@@ -140,6 +140,60 @@ describe('notifications/tasks on subscriptions/listen', () => {
     }
   });
 
+  it('tells a change made between the stream’s first read of a task and its acknowledgement', async () => {
+    // A second instance on the same store serves the stream; its read of the task is held back
+    // until the task, running on the first instance, has completed meanwhile.
+    let hold: Promise<void> | undefined;
+    let held = 0;
+    class HeldStore extends InMemoryMCPTaskStore {
+      override async get(taskId: string) {
+        const task = await super.get(taskId);
+        if (hold) {
+          held++;
+          await hold;
+        }
+        return task;
+      }
+    }
+    const store = new HeldStore();
+    const { start, releases, rpc } = await setup({ store });
+    const other = new MCPServer({ name: 'other', version: '1.0.0', tools: {}, tasks: { store } });
+    const otherHttp = await serveHttp(other);
+    cleanups.push(
+      () => otherHttp.close(),
+      () => other.close(),
+    );
+    const taskId = await start('raced');
+    let letGo = () => {};
+    hold = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const opening = ListenStream.open(otherHttp.mcpUrl, (signal) =>
+      modernRequest(
+        'subscriptions/listen',
+        { notifications: { taskIds: [taskId] } },
+        {
+          id: 'raced',
+          capabilities: TASKS,
+          signal,
+        },
+      ),
+    );
+    await eventually('the listen request to read the task', () => held > 0);
+    hold = undefined;
+    releases.get('raced')?.();
+    await expect
+      .poll(async () => (await rpc('tasks/get', { taskId })).result?.status, { interval: 20 })
+      .toBe('completed');
+    letGo();
+    const stream = await opening;
+    cleanups.push(async () => stream.close());
+    expect((await stream.next('the acknowledgement')).params).toMatchObject({
+      notifications: { taskIds: [taskId] },
+    });
+    expect((await stream.task(taskId, 'completed')).result).toBeDefined();
+  });
+
   it('refuses taskIds from a request that did not declare the extension (-32021), malformed ones and too many (-32602)', async () => {
     const { start, listen } = await setup({ maxListenTaskIds: 2 });
     const taskId = await start('refused');

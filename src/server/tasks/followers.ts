@@ -6,7 +6,8 @@
  * status is dropped from the streams after it was told.
  *
  * A change announced while the task was being read is read again afterwards, so the last state
- * told is the last one stored. A task whose instance died changes no more by itself: while
+ * told is the last one stored; a task is read once more when a stream starts following it, for a
+ * change made between the stream's first read and its acknowledgement. A task whose instance died changes no more by itself: while
  * streams follow unfinished tasks, they are checked every `sweepMs` the way `tasks/get` checks
  * them, which fails them (or lets this instance take them over) and so tells the streams.
  */
@@ -63,6 +64,9 @@ export class TaskFollowers {
       this.sweeper = setInterval(() => this.sweep(), this.deps.sweepMs);
       this.sweeper.unref();
     }
+    // `tasks` were read before this stream was acknowledged: a change made since then was told to
+    // nobody, so each unfinished task is read once more now that changes reach this stream.
+    for (const task of tasks) if (!isTerminal(task.status)) this.changed(task.taskId);
     return () => this.unfollow(follower);
   }
 
