@@ -5,11 +5,13 @@
  * - `parked`: N 2026-07-28 `tools/call`s of a tool that asks for input, never answered; heap after
  *   a full GC, and how many were parked or refused.
  * - `stalled`: R raw sockets per streaming transport open a stream and never read while the server
- *   pushes M messages of S bytes to each; RSS and heap + external after the pushes settle.
+ *   pushes M messages of S bytes to each; RSS and heap + external after the pushes settle. With
+ *   `--burst` the M sends go back to back in one synchronous run, and memory is also read right
+ *   after it and after one turn of the event loop (what a stream queued before its guard saw it).
  *
  *   node --expose-gc --import tsx bench/stream-floods.ts parked [--count 3000] [--limits '{}']
  *   node --expose-gc --import tsx bench/stream-floods.ts stalled [--transport sse|hono|legacy-http|listen]
- *     [--readers 20] [--messages 400] [--size 65536] [--limits '{}']
+ *     [--readers 20] [--messages 400] [--size 65536] [--burst] [--limits '{}']
  */
 import type net from 'node:net';
 import { parseArgs } from 'node:util';
@@ -25,6 +27,7 @@ const { values, positionals } = parseArgs({
     readers: { type: 'string', default: '20' },
     messages: { type: 'string', default: '400' },
     size: { type: 'string', default: '65536' },
+    burst: { type: 'boolean', default: false },
     limits: { type: 'string', default: '{}' },
   },
 });
@@ -107,12 +110,19 @@ async function stalled(): Promise<void> {
   for (let i = 0; i < messages; i++) {
     if (transport === 'listen') void mcp.resources.notifyUpdated({ uri: LONG_URI });
     else void mcp.sendLoggingMessage({ level: 'info', data: payload });
-    if (i % 20 === 0) await settle(5);
+    if (!values.burst && i % 20 === 0) await settle(5);
   }
+  // With --burst: right after the synchronous run, then after one turn of the event loop.
+  const sent = values.burst ? memory() : undefined;
+  const turn = values.burst
+    ? await new Promise((resolve) => setImmediate(() => resolve(memory())))
+    : undefined;
   await settle(2000);
   const after = memory();
   const pushedMiB = Math.round((readers * messages * payload.length) / MiB);
-  console.log(JSON.stringify({ mode: 'stalled', transport, readers, messages, pushedMiB, before, after }));
+  console.log(
+    JSON.stringify({ mode: 'stalled', transport, readers, messages, pushedMiB, before, sent, turn, after }),
+  );
   for (const socket of sockets) socket.destroy();
 }
 

@@ -159,7 +159,7 @@ export type {
 } from './server/tasks/types.js';
 export type { ToolInfo } from './server/tool-info.js';
 export type { SSETransport } from './server/transports/hono-sse-transport.js';
-export { requestUrl } from './server/transports/request-target.js';
+export { type RoutableRequest, requestUrl } from './server/transports/request-target.js';
 export type {
   AppResource,
   AppResources,

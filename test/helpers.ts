@@ -12,6 +12,8 @@ import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@mode
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { MCPServer, MCPServerLimits, StreamableHTTPServerTransportOptions } from '../src/index.js';
 import { listenLocal } from './support/net.js';
+import { isAlive } from './support/process.js';
+import { eventually } from './support/wait.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -100,6 +102,38 @@ export async function connectStdio(
   });
   await client.connect(transport);
   return { client, pid: transport.pid as number };
+}
+
+/**
+ * The full test server in a child process, spoken to in raw JSON-RPC lines: `send` one message,
+ * `line(id)` the raw reply line to request `id`, `reply(id)` it parsed. The child's stdin is
+ * closed, and its exit awaited, by the cleanup pushed onto `cleanups`.
+ */
+export function rawStdioChild(cleanups: Array<() => Promise<unknown>>): {
+  send: (message: Record<string, unknown>) => void;
+  line: (id: number) => Promise<string>;
+  reply: <T = { error?: { code: number; message: string; data?: unknown } }>(id: number) => Promise<T>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stderr.resume();
+  cleanups.push(async () => {
+    child.stdin.end();
+    await eventually('the stdio child to exit', () => !isAlive(child.pid as number), 10_000);
+  });
+  const lines = new Map<number, string>();
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    const { id } = JSON.parse(text) as { id?: unknown };
+    if (typeof id === 'number') lines.set(id, text);
+  });
+  // Starting a tsx child that loads @mastra/core takes seconds, many on a busy machine.
+  const line = (id: number) => eventually(`reply ${id}`, () => lines.get(id), 50_000);
+  return {
+    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
+    line,
+    reply: async (id) => JSON.parse(await line(id)),
+  };
 }
 
 /** Accepts every elicitation with the content `answer` gives for its message. */

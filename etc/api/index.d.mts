@@ -140,6 +140,7 @@ export {
   type RequireToolApprovalContext,
   type Resource,
   type ResourceTemplate,
+  type RoutableRequest,
   type SSETransport,
   type ServerAuthState,
   type SimpleTokenProviderOptions,
@@ -205,6 +206,8 @@ interface BaseServerOptions {
     requireToolApproval?: boolean | ((params: RequireToolApprovalContext) => boolean | Promise<boolean>);
     onToolError?: 'throw' | 'return';
     jsonSchemaValidator?: jsonSchemaValidator;
+    maxPatternInstructions?: number;
+    maxMessageBytes?: number;
 }
 declare const DEFAULT_LIMITS: ResolvedLimits;
 type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
@@ -387,10 +390,17 @@ interface InMemoryMCPEventStoreOptions {
 declare class InMemoryMCPTaskStore implements MCPTaskStore {
     private readonly tasks;
     private readonly listeners;
+    private readonly finished;
+    private readonly finishedBy;
     private readonly maxTasks;
-    private nextSweep;
+    private readonly maxFinishedTasksPerPrincipal;
+    private readonly maxFinishedTaskBytes;
+    private readonly maxFinishedTaskBytesPerPrincipal;
+    private sweeper;
+    private sweepAt;
     constructor(options?: InMemoryMCPTaskStoreOptions);
     get size(): number;
+    get finishedBytes(): number;
     create(task: MCPStoredTask): Promise<void>;
     get(taskId: string): Promise<MCPStoredTask | undefined>;
     update(taskId: string, update: MCPTaskUpdate, expect?: {
@@ -398,12 +408,21 @@ declare class InMemoryMCPTaskStore implements MCPTaskStore {
     }): Promise<MCPStoredTask | undefined>;
     signal(taskId: string, signal: MCPTaskSignal): Promise<void>;
     watch(listener: MCPTaskStoreListener): () => void;
+    close(): Promise<void>;
     private live;
+    private finish;
+    private dropWhile;
+    private drop;
+    private forget;
+    private expireAt;
+    private stopSweeping;
     private sweep;
-    private dropOldestFinished;
 }
 interface InMemoryMCPTaskStoreOptions {
     maxTasks?: number;
+    maxFinishedTasksPerPrincipal?: number;
+    maxFinishedTaskBytes?: number;
+    maxFinishedTaskBytesPerPrincipal?: number;
 }
 declare class InMemoryOAuthStorage implements OAuthStorage {
     private readonly entries;
@@ -480,7 +499,7 @@ declare class MCPClient<TServers = never> {
     }): Promise<MCPToolMap<TServers>>;
     listTools(): Promise<MCPToolMap<TServers>>;
     listToolsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsWithErrors<TServers>>;
-    private addNamespaced;
+    private namespaced;
     listToolsets(): Promise<MCPToolsetMap<TServers>>;
     listToolsetsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsetsWithErrors<TServers>>;
     private discoverToolsets;
@@ -1045,6 +1064,7 @@ interface MCPServerLimits {
     suspendedCallTimeoutMs?: number;
     maxOpenStreams?: number;
     maxStreamBufferBytes?: number;
+    streamWriteTimeoutMs?: number;
     maxConcurrentRequests?: number;
 }
 type MCPServerPrompts = {
@@ -1133,6 +1153,7 @@ interface MCPStoredTask extends DetailedTask {
         key: string;
         runId: string;
     };
+    droppedBy?: string;
 }
 type MCPTask = DetailedTask;
 type MCPTaskSignal = {
@@ -1314,6 +1335,11 @@ interface RequireToolApprovalContext {
 }
 type ResolvedLimits = Required<MCPServerLimits>;
 type ResourceTemplate = ResourceTemplateType;
+type RoutableRequest = IncomingMessage | Request | {
+    req: {
+        url: string;
+    };
+};
 declare class SSETransport implements Transport {
     private readonly messagePath;
     private readonly stream;
@@ -1331,6 +1357,7 @@ declare class SSETransport implements Transport {
 }
 interface SSETransportOptions {
     maxBufferBytes?: number;
+    writeTimeoutMs?: number;
     onerror?: (error: Error) => void;
     destroy?: () => void;
 }
@@ -1568,5 +1595,5 @@ declare function createSimpleTokenProvider(token: string, options: SimpleTokenPr
 declare function createStaticTokenValidator(tokens: string[]): TokenValidator;
 declare function getCallbackUrlCandidates(redirectUrl: string | URL): URL[];
 declare function requestStateInstance(state: string): string | undefined;
-declare function requestUrl(req: IncomingMessage, base?: string): URL | undefined;
+declare function requestUrl(request: RoutableRequest, base?: string): URL | undefined;
 declare function taskSupportOf(definition: Pick<MCPToolDefinition, '_meta'>): MCPToolTaskSupport | undefined;

@@ -114,6 +114,7 @@ interface MCPStoredTask extends DetailedTask {
         key: string;
         runId: string;
     };
+    droppedBy?: string;
 }
 type MCPTaskSignal = {
     type: 'input';
@@ -248,6 +249,7 @@ declare class RedisMCPTaskStore implements MCPTaskStore {
     private readonly channel;
     private readonly timeoutMs;
     private readonly onError;
+    private readonly bounds;
     private readonly listeners;
     private subscribed;
     constructor(options: RedisMCPTaskStoreOptions);
@@ -262,7 +264,9 @@ declare class RedisMCPTaskStore implements MCPTaskStore {
     isAlive(instanceId: string): Promise<boolean>;
     release(instanceId: string): Promise<void>;
     private readonly deliver;
+    private taskKey;
     private command;
+    private script;
     private subject;
 }
 interface RedisMCPTaskStoreOptions {
@@ -272,6 +276,10 @@ interface RedisMCPTaskStoreOptions {
     keyPrefix?: string;
     timeoutMs?: number;
     onError?: (error: Error) => void;
+    maxFinishedTaskBytes?: number;
+    maxFinishedTaskBytesPerPrincipal?: number;
+    maxFinishedTasks?: number;
+    maxFinishedTasksPerPrincipal?: number;
 }
 declare class RedisOAuthStorage extends RedisKeyValue implements OAuthStorage {
     constructor(options: RedisOAuthStorageOptions);

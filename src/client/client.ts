@@ -108,6 +108,18 @@ export class MCPClient<TServers = never> {
           { server: name },
         );
       }
+      for (const [option, least] of [
+        ['maxPatternInstructions', 0],
+        ['maxMessageBytes', 1],
+      ] as const) {
+        const value = definition[option];
+        if (value !== undefined && !(Number.isSafeInteger(value) && value >= least))
+          throw mcpError(
+            MCPErrorCode.CLIENT_INVALID_SERVER_CONFIG,
+            `MCP server '${name}': '${option}' must be an integer of at least ${least}`,
+            { server: name, field: option },
+          );
+      }
       this.connections.set(
         name,
         new ServerConnection(name, definition, {
@@ -307,16 +319,16 @@ export class MCPClient<TServers = never> {
     definitions: Record<string, Record<string, MCPToolDefinition>>;
   }): Promise<MCPToolMap<TServers>> {
     await loadValidation();
-    const tools: Record<string, MCPTool> = {};
+    const toolsets: Record<string, Record<string, MCPTool>> = {};
     for (const [serverName, serverDefinitions] of Object.entries(definitions)) {
       const connection = this.connections.get(serverName);
       if (!connection) {
         this.logger.debug(`[${serverName}] cached tools skipped: the server is no longer configured`);
         continue;
       }
-      this.addNamespaced(tools, connection, this.toolsetFrom(connection, serverDefinitions ?? {}, 'catalog'));
+      toolsets[serverName] = this.toolsetFrom(connection, serverDefinitions ?? {}, 'catalog');
     }
-    return tools as MCPToolMap<TServers>;
+    return this.namespaced(toolsets) as MCPToolMap<TServers>;
   }
 
   /**
@@ -333,25 +345,37 @@ export class MCPClient<TServers = never> {
 
   async listToolsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsWithErrors<TServers>> {
     const { values, ...rest } = await this.discoverToolsets(options);
-    const tools: Record<string, MCPTool> = {};
-    for (const [serverName, toolset] of Object.entries(values))
-      this.addNamespaced(tools, this.connection(serverName), toolset);
-    return { tools: tools as MCPToolMap<TServers>, ...rest };
+    return { tools: this.namespaced(values) as MCPToolMap<TServers>, ...rest };
   }
 
-  /** Adds one server's tools under `server_tool` keys; a key that is an Object.prototype property is skipped. */
-  private addNamespaced(
-    tools: Record<string, MCPTool>,
-    connection: ServerConnection,
-    toolset: Record<string, MCPTool>,
-  ): void {
-    for (const [name, tool] of Object.entries(toolset)) {
-      const key = toolKey(connection.name, name);
-      const reserved = reservedKeyProblem(key, 'key');
-      if (reserved)
-        connection.log('error', `MCP server '${connection.name}': tool '${name}' skipped: ${reserved}`);
-      else tools[key] = tool;
+  /**
+   * Servers' tools under `server_tool` keys, the servers taken in configured order (whichever
+   * answered first). A key that is an Object.prototype property is skipped. Two servers can make
+   * the same key (`x_y`'s tool `z` and `x`'s tool `y_z`): it stays with the server configured
+   * first, and the other tool is left out, logged naming both (listToolsets() keeps both).
+   */
+  private namespaced(toolsets: Record<string, Record<string, MCPTool>>): Record<string, MCPTool> {
+    const tools: Record<string, MCPTool> = {};
+    const holders = new Map<string, { server: string; tool: string }>();
+    for (const [serverName, connection] of this.connections) {
+      for (const [name, tool] of Object.entries(toolsets[serverName] ?? {})) {
+        const key = toolKey(serverName, name);
+        const reserved = reservedKeyProblem(key, 'key');
+        const holder = holders.get(key);
+        if (reserved)
+          connection.log('error', `MCP server '${serverName}': tool '${name}' skipped: ${reserved}`);
+        else if (holder)
+          connection.log(
+            'error',
+            `MCP server '${serverName}': tool '${name}' left out of the server_tool map: its key '${key}' is already tool '${holder.tool}' of MCP server '${holder.server}', configured before it; rename one of the two servers (listToolsets() groups tools by server and keeps both)`,
+          );
+        else {
+          tools[key] = tool;
+          holders.set(key, { server: serverName, tool: name });
+        }
+      }
     }
+    return tools;
   }
 
   /** Tools grouped by server (raw tool names), for `toolsets` at generate/stream time. */

@@ -7,12 +7,15 @@
  * the server forgot (404) is reopened and the operation retried once; nothing is retried after
  * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect); at most
  * one listen stream is open, its changes made one at a time; `close()` ends every state promptly.
+ * Each transport reads within `maxMessageBytes` (message-bound.ts); the schemas compile within
+ * the server's pattern budget (pattern-budget.ts).
  */
 import type { RequestContext } from '@mastra/core/request-context';
 import {
   BAGGAGE_META_KEY,
   type Client,
   type Implementation,
+  type jsonSchemaValidator,
   LOG_LEVEL_META_KEY,
   type McpSubscription,
   SdkError,
@@ -30,8 +33,9 @@ import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from '.
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import { offersTasks, TaskPush } from './tasks/task-push.js';
 import { guardTaskResults } from './tasks/task-results.js';
+import { DEFAULT_MAX_PATTERN_INSTRUCTIONS, PatternBudget } from './tools/pattern-budget.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
-import { loadValidation } from './tools/validation.js';
+import { budgetedValidator, loadValidation } from './tools/validation.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import {
   refusesStreamableHttp,
@@ -40,6 +44,7 @@ import {
   streamableTransport,
 } from './transport/http.js';
 import { withInstanceAffinity } from './transport/instance-affinity.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, MessageBound } from './transport/message-bound.js';
 import { type ExitReport, StdioExitError, stdioExitError } from './transport/stdio-exit.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
@@ -113,6 +118,10 @@ export class ServerConnection {
   readonly skippedTools = new Map<string, ToolSchemaOverBudget>();
   /** Replaced at runtime by the v1 MCPClient reference's `elicitation.onRequest()`. */
   inputRequests: MastraMCPServerDefinition['inputRequests'];
+  /** What this server's schema patterns may compile to, with the default validator. */
+  readonly patternBudget: PatternBudget;
+  /** Validates this server's arguments and structured output: its own validator, or the default within its budget. */
+  readonly jsonSchemaValidator: jsonSchemaValidator;
 
   constructor(
     readonly name: string,
@@ -120,6 +129,11 @@ export class ServerConnection {
     private readonly settings: ConnectionSettings,
   ) {
     this.inputRequests = definition.inputRequests;
+    this.patternBudget = new PatternBudget(
+      definition.maxPatternInstructions ?? DEFAULT_MAX_PATTERN_INSTRUCTIONS,
+      (message) => this.log('warning', message),
+    );
+    this.jsonSchemaValidator = definition.jsonSchemaValidator ?? budgetedValidator(this.patternBudget);
   }
 
   get timeout(): number {
@@ -225,12 +239,12 @@ export class ServerConnection {
    * The first transport to try, or the fallback: legacy SSE for an HTTP endpoint that refuses
    * Streamable HTTP, a fresh legacy process for a stdio server whose in-place probe failed.
    */
-  private async transportFor(fallback: boolean): Promise<Transport> {
+  private async transportFor(fallback: boolean, bound: MessageBound): Promise<Transport> {
     const { definition } = this;
     if (isHttp(definition))
-      return fallback ? sseTransport(definition, this.name) : streamableTransport(definition, this.name);
+      return fallback ? sseTransport(definition, bound) : streamableTransport(definition, bound);
     const { stdioTransport } = await loadStdioTransport();
-    return stdioTransport(this.name, definition, this.emit, this.activity);
+    return stdioTransport(this.name, definition, this.emit, this.activity, bound);
   }
 
   private fallbackAfter(error: unknown): string | undefined {
@@ -249,11 +263,13 @@ export class ServerConnection {
    * rethrowing. `signal` closes the transport too: the SDK's revision probe does not watch it.
    */
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
-    const [created] = await Promise.all([this.transportFor(fallback), loadValidation()]);
+    const limit = this.definition.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const bound = new MessageBound(this.name, limit, (message) => this.log('warning', message));
+    const [created] = await Promise.all([this.transportFor(fallback, bound), loadValidation()]);
     if (signal.aborted) throw signal.reason;
     const client = newSdkClient(this, this.settings.clientInfo);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const screened = guardToolLists(created, ({ name, label, message, over }) => {
+    const screened = guardToolLists(bound.watch(created), ({ name, label, message, over }) => {
       if (over && name !== undefined) this.skippedTools.set(name, over);
       this.log('error', `tool ${label} skipped: ${message}`);
     });

@@ -4,12 +4,11 @@
  * the connection's handler sets. A reconnect builds a new client; the handler sets outlive them
  * all, so handlers registered once keep firing across reconnects.
  */
-import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { type DetailedTask, DetailedTaskSchema, TASKS_NOTIFICATION } from '../shared/tasks-wire.js';
 import { messageOf } from './errors.js';
 import type { TaskPush } from './tasks/task-push.js';
-import { defaultJsonSchemaValidator } from './tools/validation.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
 /** Handler sets a connection keeps across reconnects. */
@@ -26,6 +25,8 @@ export interface ClientOwner {
   readonly name: string;
   readonly definition: MastraMCPServerDefinition;
   readonly handlers: ServerHandlers;
+  /** Checks structured output: the server's own validator, or the default within its pattern budget. */
+  readonly jsonSchemaValidator: jsonSchemaValidator;
   /** Read when a request arrives: `elicitation.onRequest()` replaces it at runtime. */
   readonly inputRequests: MastraMCPServerDefinition['inputRequests'];
   readonly emit: LogHandler;
@@ -65,7 +66,7 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
     {
       capabilities: clientCapabilitiesOf(owner),
       versionNegotiation: { mode },
-      jsonSchemaValidator: definition.jsonSchemaValidator ?? defaultJsonSchemaValidator,
+      jsonSchemaValidator: owner.jsonSchemaValidator,
     },
   );
   routeNotifications(client, owner);

@@ -91,6 +91,18 @@ interface BaseServerOptions {
    * validator given here is used as it is: its patterns are its own to make safe.
    */
   jsonSchemaValidator?: JsonSchemaValidatorType;
+  /**
+   * RE2 instructions this server's schema patterns may compile to with the default validator,
+   * each distinct pattern counted once (default 50,000: about 30 MiB). Patterns beyond it are left
+   * unchecked by the client, with one warning; the server still checks what it receives.
+   */
+  maxPatternInstructions?: number;
+  /**
+   * The largest message the client accepts from this server, in bytes (default 16 MiB): an answer
+   * over it fails its request with an error naming the request, the bound and this option; a
+   * larger notification is dropped with a warning. Over stdio and HTTP alike.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface StdioServerDefinition extends BaseServerOptions {

@@ -5,11 +5,14 @@
  * reaches only connections subscribed to that URI; serverless clients receive nothing. With a
  * `notifications.bus`, every event is also published to the other instances of this server, and
  * their events are delivered here. Local delivery does not depend on the bus: while it is down,
- * local clients are still told and the failed publish is logged.
+ * local clients are still told and the failed publish is logged. A broadcast goes to every
+ * connection at once and waits for none longer than `limits.streamWriteTimeoutMs`, and so does
+ * `closeAll()`: one client that stops reading holds up neither the others nor the caller.
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { LoggingMessageNotification, ServerNotifier } from '@modelcontextprotocol/server';
 import type { MCPServerBusEvent, MCPServerEventBus, MCPServerEventBusMember } from './event-bus.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import type { ProtocolInstance } from './protocol-server.js';
 
 /** Each list-changed kind: what the modern listen streams are told, and what a live instance sends. */
@@ -25,15 +28,31 @@ export interface LiveConnection extends ProtocolInstance {
   sessionId?: string | undefined;
 }
 
+/**
+ * How much longer than `limits.streamWriteTimeoutMs` a broadcast waits for one connection: an HTTP
+ * stream's own bound of that length (stream-guard.ts) closes a stalled stream first, so what is
+ * left to report here is what nothing else bounds (a stdio parent that stopped reading).
+ */
+const GRACE_MS = 250;
+
+/** How logs name a connection: only stdio connections have no session id. */
+function nameOf(connection: LiveConnection): string {
+  return connection.sessionId === undefined ? 'the stdio connection' : `session '${connection.sessionId}'`;
+}
+
 export class Connections {
   private readonly live = new Set<LiveConnection>();
   private readonly notifiers = new Set<ServerNotifier>();
   private readonly member: MCPServerEventBusMember | undefined;
 
-  /** `logger` is read at each use: a Mastra instance replaces the server's logger after construction. */
+  /**
+   * `logger` is read at each use: a Mastra instance replaces the server's logger after construction.
+   * `waitMs` is `limits.streamWriteTimeoutMs`.
+   */
   constructor(
     private readonly logger: () => IMastraLogger,
     shared?: { bus: MCPServerEventBus; serverId: string },
+    private readonly waitMs = DEFAULT_LIMITS.streamWriteTimeoutMs,
   ) {
     const onError = (error: Error) =>
       this.logger().error(`MCP server '${shared?.serverId}' notification bus: ${error.message}`);
@@ -52,19 +71,54 @@ export class Connections {
     this.notifiers.add(notifier);
   }
 
-  /** Sends to each connection independently: one broken peer must not stop the others. */
-  private async each(
+  /**
+   * Runs `work` on every connection at once, each independently: one broken peer does not stop the
+   * others, and none is waited for much beyond `waitMs` (a stdio parent that stopped reading would
+   * hold its send forever; the HTTP transports close such streams themselves within that time).
+   */
+  private async settleEach(
+    connections: LiveConnection[],
+    what: string,
+    work: (connection: LiveConnection) => Promise<void>,
+  ): Promise<void> {
+    if (connections.length === 0) return;
+    const pending = connections.map((connection) => ({
+      connection,
+      outcome: work(connection).then(
+        () => 'done' as const,
+        (error: unknown) => ({ error }),
+      ),
+    }));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, this.waitMs + GRACE_MS, 'late').unref();
+    });
+    try {
+      await Promise.all(
+        pending.map(async ({ connection, outcome: settled }) => {
+          const outcome = await Promise.race([settled, late]);
+          if (outcome === 'late') {
+            this.logger().error(
+              `MCP ${what} not done for ${nameOf(connection)} within ${this.waitMs + GRACE_MS} ms, no longer waited for ` +
+                '(raise limits.streamWriteTimeoutMs for slower clients)',
+            );
+          } else if (outcome !== 'done') {
+            const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+            this.logger().debug(`MCP ${what} not done for ${nameOf(connection)}: ${reason}`);
+          }
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private each(
+    event: MCPServerBusEvent,
     filter: (connection: LiveConnection) => boolean,
     send: (connection: LiveConnection) => Promise<void>,
   ): Promise<void> {
-    const targets = [...this.live].filter(filter);
-    const results = await Promise.allSettled(targets.map(send));
-    for (const result of results) {
-      if (result.status === 'rejected') {
-        const reason = result.reason instanceof Error ? result.reason.message : String(result.reason);
-        this.logger().debug(`MCP notification not delivered to one connection: ${reason}`);
-      }
-    }
+    return this.settleEach([...this.live].filter(filter), `notification '${event.kind}'`, send);
   }
 
   toolsChanged(): Promise<void> {
@@ -107,6 +161,7 @@ export class Connections {
         const { notify, send } = LIST_CHANGED[event.kind];
         for (const notifier of this.notifiers) notifier[notify]();
         return this.each(
+          event,
           () => true,
           (c) => c.server[send](),
         );
@@ -115,12 +170,14 @@ export class Connections {
       case 'resource_updated':
         for (const notifier of this.notifiers) notifier.resourceUpdated(event.uri);
         return this.each(
+          event,
           (c) => c.era === 'modern' || c.subscriptions.has(event.uri),
           (c) => c.server.sendResourceUpdated({ uri: event.uri }),
         );
       // 2026-07-28 has no out-of-request log channel, so only legacy connections receive these.
       case 'logging_message':
         return this.each(
+          event,
           (c) => c.era === 'legacy',
           (c) => c.server.sendLoggingMessage(event.params, c.sessionId),
         );
@@ -132,6 +189,6 @@ export class Connections {
     const connections = [...this.live];
     this.live.clear();
     this.notifiers.clear();
-    await Promise.allSettled(connections.map((c) => c.server.close()));
+    await this.settleEach(connections, 'close', (c) => c.server.close());
   }
 }

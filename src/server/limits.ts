@@ -35,6 +35,16 @@ export interface MCPServerLimits {
    */
   maxStreamBufferBytes?: number;
   /**
+   * How long data may wait for a streaming response's reader with none of it taken; beyond it
+   * that stream is closed, what it queued is freed, and the closure logged naming the stream. A
+   * message counts as taken once the connection has accepted all of it, so raise this for very
+   * large answers to slow readers. Plus 250 ms, it is also the longest a broadcast
+   * (`sendLoggingMessage`, `resources.notifyUpdated`, the list-changed notifications,
+   * `toolActions`) waits for any one connection, and so bounds what one client can make `close()`
+   * wait. Default 10 s.
+   */
+  streamWriteTimeoutMs?: number;
+  /**
    * Requests one legacy connection (Streamable HTTP session or stateless request, HTTP+SSE
    * connection) runs at once; the rest of a batch or of pipelined POSTs wait in order. Default 8.
    */
@@ -55,6 +65,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   suspendedCallTimeoutMs: 5 * 60 * 1000,
   maxOpenStreams: 1000,
   maxStreamBufferBytes: 1024 * 1024,
+  streamWriteTimeoutMs: 10_000,
   maxConcurrentRequests: 8,
 };
 

@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import type { ToolAuthorization } from './auth/fga.js';
+import { boundedLogLine } from './error-echo.js';
 import type { EventsService } from './events/service.js';
 import { quoted } from './issues.js';
 import type { ResolvedLimits } from './limits.js';
@@ -126,7 +127,7 @@ function withTaskSupport(tool: Tool, host: ProtocolHost): Tool {
 export function reportingOf(host: ProtocolHost): ErrorReporting {
   return {
     redact: host.redactErrors,
-    log: (message) => host.logger.error(`MCP server '${host.id}': ${message}`),
+    log: (message) => host.logger.error(boundedLogLine(`MCP server '${host.id}': ${message}`)),
   };
 }
 

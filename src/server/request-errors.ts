@@ -23,7 +23,9 @@ import {
   type ServerContext,
   type ServerOptions,
   type StandardSchemaV1,
+  type Transport,
 } from '@modelcontextprotocol/server';
+import { boundErrorsSent } from './error-echo.js';
 import { clip, describeIssues, issuesIn, pathOf } from './issues.js';
 
 /** Longest reason (from an error's message) a client is sent. */
@@ -135,6 +137,11 @@ export class ErrorShapingServer extends Server {
     private readonly reporting: ErrorReporting,
   ) {
     super(info, options);
+  }
+
+  /** Every error response this server sends is bounded (error-echo.ts), the SDK's own refusals included. */
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(boundErrorsSent(transport));
   }
 
   // The SDK's documented hook around every registered handler, the built-in ones (initialize,

@@ -21,6 +21,7 @@ import { MCPErrorCode, mcpError } from '../errors.js';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
+import { boundedLogLine } from './error-echo.js';
 import { busMembership } from './event-bus.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
@@ -132,7 +133,11 @@ export class MCPServer extends MCPServerBase {
     const requestState = resolveRequestState(this.id, config.requestState);
     this.limits = resolveLimits(this.id, config.limits);
     this.suspended = new SuspendedCalls(requestState, this.limits);
-    this.connections = new Connections(() => this.logger, busMembership(config, this.id));
+    this.connections = new Connections(
+      () => this.logger,
+      busMembership(config, this.id),
+      this.limits.streamWriteTimeoutMs,
+    );
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
     this.resourceHandlers =
@@ -181,7 +186,8 @@ export class MCPServer extends MCPServerBase {
       limits: this.limits,
       redactErrors: config.redactErrors ?? false,
     };
-    const onerror = (error: Error) => this.logger.error(`MCP server '${this.id}': ${error.message}`);
+    const onerror = (error: Error) =>
+      this.logger.error(boundedLogLine(`MCP server '${this.id}': ${error.message}`));
     this.http = new StreamableHttpEndpoint({
       createInstance: (mode, scope) => this.createInstance(mode, scope),
       connections: this.connections,

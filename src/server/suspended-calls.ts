@@ -18,9 +18,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type ElicitResult,
   type InputRequiredResult,
   inputRequired,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
@@ -181,6 +183,18 @@ class SuspendedCall implements RunHandle {
   }
 }
 
+/**
+ * Whether a 2026-07-28 request's own capabilities let the server ask it a form question: an
+ * `elicitation` declaration with `form`, or a bare one (the pre-mode meaning, as the SDK reads it).
+ */
+function declaresFormElicitation(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+  const elicitation = declared?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  return 'form' in elicitation || !('url' in elicitation);
+}
+
 export class SuspendedCalls {
   private readonly calls = new Map<string, SuspendedCall>();
   /** Parked calls per principal (ANONYMOUS for unauthenticated callers). */
@@ -228,7 +242,8 @@ export class SuspendedCalls {
     }
     const outcome = await call.next(untilWorking);
     unfollow();
-    if (outcome === 'asked') return this.park(call);
+    if (outcome === 'asked')
+      return declaresFormElicitation(ctx) ? this.park(call) : this.refuseUndeclared(call);
     this.forget(call);
     if (outcome !== 'working') return outcome;
     return { result: call.result, handOver: (task) => call.handOver(task) };
@@ -280,6 +295,24 @@ export class SuspendedCalls {
       inputRequests: { [question.key]: inputRequired.elicit(question.request) },
       requestState: await this.codec.mint({ callId: call.id, key: question.key, instance: this.instanceId }),
     });
+  }
+
+  /**
+   * The round's client did not declare form elicitation, so it may not be asked (the SDK would
+   * answer -32021 after the call was parked, and the place would stay taken until it expired):
+   * the question is refused (the tool's elicitation throws, and it ends on its own), the call
+   * forgotten, and the caller gets the same -32021.
+   */
+  private refuseUndeclared(call: SuspendedCall): never {
+    const key = (call.question as Question).key;
+    const error = new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { elicitation: { form: {} } } },
+      `Cannot request input '${key}' (elicitation/create): the request's client capabilities do not ` +
+        `declare the required capability (tool '${call.toolName}' asked for input; declare elicitation)`,
+    );
+    call.refuse(error);
+    this.forget(call);
+    throw error;
   }
 
   /** Counts a call newly parked, or refuses its question when the server's or its principal's budget is spent. */

@@ -16,11 +16,11 @@ import {
   type StdioServerDefinition,
 } from '../../src/index.js';
 import {
+  clientsDisconnectedAfterEach,
   faultStdio,
   type HttpEndpoint,
   leftRunning,
   pidRecorder,
-  reap,
   run,
   sdkStdio,
   serveHangingHttp,
@@ -32,10 +32,8 @@ import { isAlive } from '../support/process.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
-const clients: MCPClient[] = [];
+const { clients, children } = clientsDisconnectedAfterEach();
 const cleanups: Array<() => Promise<unknown>> = [];
-/** Every child pid a test learned of; killed after the test if still alive (never an assertion). */
-const children = new Set<number>();
 let nextId = 0;
 
 function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
@@ -50,10 +48,7 @@ function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
 }
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((mcp) => mcp.disconnect()));
   while (cleanups.length) await cleanups.pop()?.();
-  reap(await survivors(children, 500));
-  children.clear();
 });
 
 let healthyHttp: HttpEndpoint;

@@ -3,17 +3,16 @@
  * `createMcpHandler` + `toNodeHandler`, and stdio via `serveStdio`) and the published
  * `@modelcontextprotocol/server-everything` over stdio. Real transports only.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MastraMCPServerDefinition, MCPClient } from '../../src/index.js';
 import {
+  clientsDisconnectedAfterEach,
   everythingEntry,
   type HttpEndpoint,
   pidRecorder,
-  reap,
   run,
   sdkStdio,
   serveSdkHttp,
-  survivors,
 } from '../fixtures/client-harness.js';
 import { SDK_SERVER_INFO } from '../fixtures/sdk-mcp-server.js';
 import { textOf } from '../support/results.js';
@@ -21,8 +20,8 @@ import { textOf } from '../support/results.js';
 const MODERN = '2026-07-28';
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
-const clients: MCPClient[] = [];
-const children = new Set<number>();
+// Not an assertion here (client-faults.test.ts checks leaks): just never leave children behind.
+const { clients, children } = clientsDisconnectedAfterEach(3000);
 let nextId = 0;
 
 function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
@@ -36,13 +35,6 @@ function client(servers: Record<string, MastraMCPServerDefinition>): MCPClient {
   clients.push(mcp);
   return mcp;
 }
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((mcp) => mcp.disconnect()));
-  // Not an assertion here (client-faults.test.ts checks leaks): just never leave children behind.
-  reap(await survivors(children, 3000));
-  children.clear();
-});
 
 describe('MCPClient against the SDK McpServer', () => {
   let sdkHttp: HttpEndpoint;

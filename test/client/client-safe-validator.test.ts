@@ -45,6 +45,12 @@ describe('safePattern', () => {
     );
   });
 
+  it('compiles a source once and shares it while anything holds it, however many others compile meanwhile', () => {
+    const held = safePattern('^held-[a-z]{3}$');
+    for (let i = 0; i < 1500; i++) safePattern(`^other-${i}$`);
+    expect(safePattern('^held-[a-z]{3}$')).toBe(held);
+  });
+
   it('matches an exponential pattern against a long input in linear time', () => {
     const pattern = safePattern('^(a+)+$');
     expect(pattern.test(`${'a'.repeat(100_000)}!`)).toBe(false);

@@ -6,24 +6,17 @@
  */
 import path from 'node:path';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type LogMessage, MCPClient, type MCPTool, type StdioServerDefinition } from '../../src/index.js';
-import { pidRecorder, reap, run, survivors } from '../fixtures/client-harness.js';
+import { clientsDisconnectedAfterEach, pidRecorder, run } from '../fixtures/client-harness.js';
 import { textOf } from '../support/results.js';
 
 const fixture = path.join(
   path.dirname(new URL(import.meta.url).pathname),
   '../fixtures/hostile-schema-server.ts',
 );
-const clients: MCPClient[] = [];
-const children = new Set<number>();
+const { clients, children } = clientsDisconnectedAfterEach();
 let nextId = 0;
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((mcp) => mcp.disconnect()));
-  reap(await survivors(children, 500));
-  children.clear();
-});
 
 function hostile(extra: Partial<StdioServerDefinition> = {}, mode: 'all' | 'patterns' = 'patterns') {
   const recorded = pidRecorder();

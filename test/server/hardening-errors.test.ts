@@ -4,9 +4,6 @@
  * request body and no zod dump; `redactErrors` keeps callback failures out of the client's view
  * and in the server log.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { MastraLogger } from '@mastra/core/logger';
 import { createTool } from '@mastra/core/tools';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,13 +17,13 @@ import {
   type Era,
   modernEnvelope,
   modernRequest,
+  rawStdioChild,
   replyOf,
   serveHttp,
   serveReplaceable,
 } from '../helpers.js';
-import { isAlive } from '../support/process.js';
+import { RecordingLogger } from '../support/logger.js';
 import { textOf } from '../support/results.js';
-import { eventually } from '../support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -126,18 +123,6 @@ async function legacySession(url: URL) {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       }),
     );
-}
-
-class RecordingLogger extends MastraLogger {
-  readonly errors: string[] = [];
-  debug() {}
-  info() {}
-  warn() {}
-  error(message: string, ...args: unknown[]) {
-    this.errors.push(
-      [message, ...args.map((arg) => (arg instanceof Error ? arg.stack : String(arg)))].join(' '),
-    );
-  }
 }
 
 async function serve(config: MCPServerConfig = fullConfig()) {
@@ -287,37 +272,10 @@ describe('invalid params over HTTP', () => {
   });
 });
 
-/** The full test server in a child process, spoken to line by line. */
-function stdioChild(): {
-  child: ChildProcessWithoutNullStreams;
-  send: (message: Record<string, unknown>) => void;
-  reply: (id: number) => Promise<JsonRpcReply>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  child.stderr.resume();
-  cleanups.push(async () => {
-    child.stdin.end();
-    await eventually('the stdio child to exit', () => !isAlive(child.pid as number), 10_000);
-  });
-  const replies = new Map<number, JsonRpcReply>();
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = JSON.parse(line) as JsonRpcReply;
-    if (typeof message.id === 'number') replies.set(message.id, message);
-  });
-  return {
-    child,
-    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
-    // Starting a tsx child that loads @mastra/core takes seconds, many on a busy machine.
-    reply: (id) => eventually(`reply ${id}`, () => replies.get(id), 50_000),
-  };
-}
-
 describe('invalid params over stdio', () => {
   it('answers -32602 naming the method and the field in both eras', async () => {
     const run = async (era: Era) => {
-      const { send, reply } = stdioChild();
+      const { send, reply } = rawStdioChild(cleanups);
       const cases = era === 'legacy' ? [...BAD_PARAMS, ...LEGACY_BAD_PARAMS] : BAD_PARAMS;
       if (era === 'legacy') {
         send({

@@ -189,6 +189,22 @@ describe('one request never ends the process', () => {
     });
   }
 
+  it.each(['session', 'serverless', 'sse', 'hono', 'honoApp', 'honoPublic'] as const)(
+    '%s: a Host no URL can hold (xn--a.com) is refused with a 4xx, never a 500',
+    async (entry) => {
+      // A Hono route wired with new URL(context.req.url) answered 500: that URL throws for this host.
+      const path = entry === 'session' || entry === 'serverless' ? '/mcp' : '/sse';
+      const reply = await exchange(
+        ports[entry],
+        `GET ${path} HTTP/1.1\r\nHost: xn--a.com\r\nAccept: text/event-stream`,
+        '',
+      );
+      expect(reply.status, reply.head).toBeGreaterThanOrEqual(400);
+      expect(reply.status, reply.head).toBeLessThan(500);
+      await expectServing();
+    },
+  );
+
   for (const entry of ['sse', 'hono'] as const) {
     it.each([
       ['a Host header with userinfo', (path: string) => `POST ${path} HTTP/1.1\r\nHost: a@localhost:3000`],

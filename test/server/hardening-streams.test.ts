@@ -5,8 +5,6 @@
  * `limits.maxStreamBufferBytes` waits for it, on every streaming transport, and the server's
  * memory stays flat; `subscriptions/listen` streams are capped.
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { ConsoleLogger } from '@mastra/core/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -21,10 +19,8 @@ import {
   type StreamTransport,
   serveHttp,
 } from '../helpers.js';
+import { heapAndExternal } from '../support/memory.js';
 import { eventually } from '../support/wait.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -73,7 +69,12 @@ interface CallReply {
 
 let nextId = 0;
 /** One 2026-07-28 `tools/call` of `ask`, as `user` (anonymous without), optionally a retry. */
-async function call(http: HttpHarness, user?: string, retry?: { requestState: string; name: string }) {
+async function call(
+  http: HttpHarness,
+  user?: string,
+  retry?: { requestState: string; name: string },
+  capabilities: Record<string, unknown> = ELICITATION,
+) {
   const key = 'elicitation-1';
   const params = {
     name: 'ask',
@@ -87,7 +88,7 @@ async function call(http: HttpHarness, user?: string, retry?: { requestState: st
   };
   const response = await fetch(
     http.mcpUrl,
-    modernRequest('tools/call', params, { id: ++nextId, capabilities: ELICITATION, headers: as(user) }),
+    modernRequest('tools/call', params, { id: ++nextId, capabilities, headers: as(user) }),
   );
   return replyOf<CallReply>(response);
 }
@@ -142,6 +143,25 @@ describe('parked 2026-07-28 calls are bounded (limits.maxSuspendedCalls, maxSusp
     for (const user of ['alice', 'alice', 'bob', 'carol', undefined]) await park(http, user);
   });
 
+  it('holds no place for a call refused because its client did not declare elicitation', async () => {
+    const { http } = await setup({ maxSuspendedCallsPerPrincipal: 3, suspendedCallTimeoutMs: 60_000 });
+    // Before: each -32021 left its run parked until suspendedCallTimeoutMs, and the fourth,
+    // correct call was refused with "3 calls of this caller are already waiting".
+    for (const capabilities of [{}, {}, { elicitation: { url: {} } }, {}]) {
+      const refused = await call(http, undefined, undefined, capabilities);
+      expect(refused.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
+      expect(refused.error?.message).toMatch(/tool 'ask' asked for input; declare elicitation/);
+    }
+    // Each refused run was told through its elicitation, and ended.
+    await eventually('the refused runs to end', () => outcomes.length === 4);
+    for (const outcome of outcomes) expect(outcome).toMatch(/do not declare the required capability/);
+    const states = [await park(http), await park(http), await park(http)];
+    expect(states).toHaveLength(3);
+  });
+
   it("refuses another principal's retry as foreign state and leaves the call to its owner", async () => {
     const { http } = await setup({});
     const state = await park(http, 'alice');
@@ -164,13 +184,6 @@ async function stalledReader(http: HttpHarness, transport: StreamTransport) {
   expect(reader.first).toMatch(/^HTTP\/1\.1 200/);
   return reader;
 }
-
-const heapAndExternal = () => {
-  gc();
-  gc();
-  const { heapUsed, external } = process.memoryUsage();
-  return heapUsed + external;
-};
 
 describe('a reader that never reads has its stream closed past limits.maxStreamBufferBytes', () => {
   const READERS = 2;

@@ -4,7 +4,6 @@
  * instance, while an MCP client over HTTP sees the same changes.
  */
 import { Agent, type ToolsInput } from '@mastra/core/agent';
-import { MastraLogger } from '@mastra/core/logger';
 import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
 import { tool as aiTool } from 'ai';
@@ -13,25 +12,13 @@ import { z } from 'zod';
 import { toolCallingModel } from '../../examples/mock-model.js';
 import { MCPClient, MCPServer, type MCPServerEventBus } from '../../src/index.js';
 import { serveHttp } from '../helpers.js';
+import { RecordingLogger } from '../support/logger.js';
 import { eventually } from '../support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
-
-class RecordingLogger extends MastraLogger {
-  readonly warnings: string[] = [];
-  readonly errors: string[] = [];
-  debug() {}
-  info() {}
-  warn(message: string) {
-    this.warnings.push(message);
-  }
-  error(message: string) {
-    this.errors.push(message);
-  }
-}
 
 /** A notification bus that is down: every publish is refused. */
 const downBus: MCPServerEventBus = {

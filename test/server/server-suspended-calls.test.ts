@@ -13,7 +13,12 @@ async function round(
 ) {
   const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
   return {
-    mcpReq: { requestState: () => verified, inputResponses, signal: new AbortController().signal },
+    mcpReq: {
+      requestState: () => verified,
+      inputResponses,
+      signal: new AbortController().signal,
+      envelope: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+    },
     ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
   } as unknown as ServerContext;
 }

@@ -10,7 +10,6 @@ import type { CallToolResult, JsonSchemaType } from '@modelcontextprotocol/clien
 import type { ServerConnection } from '../connection.js';
 import { fire } from '../sdk-client.js';
 import type { MCPToolDefinition } from '../tools/definition.js';
-import { defaultJsonSchemaValidator } from '../tools/validation.js';
 import { followTask } from './follow.js';
 import { declaringTasks } from './requests.js';
 import { offersTasks } from './task-push.js';
@@ -34,9 +33,7 @@ function checkOutput(
   if (!schema || result.isError) return;
   if (result.structuredContent === undefined)
     throw new Error(`Tool ${definition.name} has an output schema but did not return structured content`);
-  const validator = (connection.definition.jsonSchemaValidator ?? defaultJsonSchemaValidator).getValidator(
-    schema as JsonSchemaType,
-  );
+  const validator = connection.jsonSchemaValidator.getValidator(schema as JsonSchemaType);
   const outcome = validator(result.structuredContent);
   if (!outcome.valid)
     throw new Error(`Structured content does not match the tool's output schema: ${outcome.errorMessage}`);

@@ -19,6 +19,7 @@ import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
 import { callToolFollowingTasks } from '../tasks/tool-call.js';
 import type { MCPToolDefinition } from './definition.js';
+import { shownPattern } from './pattern-budget.js';
 import { shapeToolResult } from './result.js';
 import { inputSchemaFor } from './schema-cache.js';
 import { uncheckedPatterns } from './validation.js';
@@ -56,12 +57,12 @@ export function toolKey(serverName: string, toolName: string): string {
 function reportUncheckedPatterns(connection: ServerConnection, definition: MCPToolDefinition): void {
   if (connection.definition.jsonSchemaValidator) return;
   for (const field of ['inputSchema', 'outputSchema'] as const) {
-    for (const { pointer, keyword, source, reason } of uncheckedPatterns(definition[field])) {
-      const shown = source.length > 120 ? `${source.slice(0, 120)}…` : source;
+    const found = uncheckedPatterns(definition[field], connection.patternBudget);
+    for (const { pointer, keyword, source, reason } of found) {
       const what = keyword === 'pattern' ? 'pattern' : 'patternProperties key';
       connection.log(
         'warning',
-        `tool '${definition.name}': its ${field} ${what} '${shown}' at ${pointer} is not checked by the client: ${reason}`,
+        `tool '${definition.name}': its ${field} ${what} '${shownPattern(source)}' at ${pointer} is not checked by the client: ${reason}`,
       );
     }
   }
@@ -76,6 +77,7 @@ export function mastraTool(
   const { name: serverName, definition: server } = connection;
   const inputSchema = inputSchemaFor(definition.inputSchema as JsonSchemaType, server.jsonSchemaValidator, {
     eager,
+    budget: connection.patternBudget,
   });
   reportUncheckedPatterns(connection, definition);
   const approval = server.requireToolApproval;

@@ -8,7 +8,10 @@
  * - one match may cost at most MAX_MATCH_WORK (instructions × characters), so a longer input is
  *   not checked against that pattern;
  * - one synchronous run (a validation) spends at most MAX_MATCH_MS matching: later patterns in it
- *   pass unchecked.
+ *   pass unchecked;
+ * - one server's patterns compile to at most its budget (pattern-budget.ts), charged while its
+ *   schemas compile (`withPatternBudget`). A source compiles once and is shared while anything
+ *   holds it (Ajv's engines and compiled schemas do), so identical patterns cost one program.
  *
  * A pattern the client cannot check in linear time (a backreference or lookaround, which RE2 has
  * no linear-time form for, or one over the size bound) is left unchecked: `test` passes and
@@ -18,6 +21,7 @@
  * as it does with a backtracking engine: the schema is broken.
  */
 import { RE2JS } from 're2js';
+import { type PatternBudget, patternCost } from './pattern-budget.js';
 import { subschemasUnder } from './schema-budget.js';
 
 /** Program instructions a pattern may compile to: `[a-z]{1,255}` (511) stays checked, `.{0,500}` (1,002) does not. */
@@ -28,22 +32,42 @@ export const MAX_MATCH_WORK = 2_000_000;
 export const MAX_MATCH_MS = 100;
 /** Beyond this many characters a pattern is not even estimated. */
 const MAX_PATTERN_LENGTH = 4 * MAX_PATTERN_SIZE;
-const CACHE_ENTRIES = 1_000;
+const TOO_LARGE = `it compiles to more than ${MAX_PATTERN_SIZE} RE2 instructions`;
 
 export interface SafePattern {
   /** Unanchored search, as JSON Schema's `pattern` means it. */
   test(input: string): boolean;
-  /** Distinct per source: Ajv keys the patterns of one schema by it. */
+  /** Distinct per checked source: Ajv's engines key the patterns they hold by it. */
   toString(): string;
   /** Why the client does not check this pattern (`test` then always passes). */
   unchecked?: string;
 }
 
-const cache = new Map<string, SafePattern>();
+/** Each source's pattern while something holds it; a collected one's entry goes with it. */
+const cache = new Map<string, WeakRef<SafePattern>>();
+const collected = new FinalizationRegistry<string>((key) => {
+  if (cache.get(key)?.deref() === undefined) cache.delete(key);
+});
+/** Patterns left unchecked for a server's budget: reported once by the budget, not per pattern. */
+const overBudget = new WeakSet<SafePattern>();
+
+/** The budget of the server whose schema is compiling now (compiles are synchronous). */
+let currentBudget: PatternBudget | undefined;
+
+/** Runs `compile` with the patterns it compiles charged to `budget` (none: unbounded). */
+export function withPatternBudget<T>(budget: PatternBudget | undefined, compile: () => T): T {
+  const previous = currentBudget;
+  currentBudget = budget;
+  try {
+    return compile();
+  } finally {
+    currentBudget = previous;
+  }
+}
 
 /**
  * The pattern for a schema's regular expression (ECMAScript syntax; `flags` as Ajv passes them:
- * `u`), compiled once per source.
+ * `u`), compiled once per source, within the current server's budget.
  */
 export function safePattern(source: string, flags = 'u'): SafePattern {
   if (source.length > MAX_PATTERN_LENGTH) {
@@ -52,16 +76,48 @@ export function safePattern(source: string, flags = 'u'): SafePattern {
     return unchecked(source, flags, `it is longer than ${MAX_PATTERN_LENGTH} characters`);
   }
   const key = `${flags}/${source}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const pattern = compile(source, flags);
-  cache.set(key, pattern);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  const hit = cache.get(key)?.deref();
+  if (hit) return hit.unchecked || admitted(key, source) ? hit : refused(source, flags);
+  new RegExp(source, flags);
+  const unsupported = unsupportedSyntax(source);
+  if (unsupported)
+    return remember(key, unchecked(source, flags, `RE2 has no linear-time form for ${unsupported}`));
+  const estimate = estimatedSize(source);
+  if (estimate > MAX_PATTERN_SIZE) return remember(key, unchecked(source, flags, TOO_LARGE));
+  if (!admitted(key, source, estimate)) return refused(source, flags);
+  return remember(key, compile(source, flags));
+}
+
+function remember(key: string, pattern: SafePattern): SafePattern {
+  cache.set(key, new WeakRef(pattern));
+  collected.register(pattern, key);
   return pattern;
 }
 
+/** Whether the current server may have this pattern compiled (charged by its estimated size). */
+function admitted(key: string, source: string, estimate?: number): boolean {
+  const budget = currentBudget;
+  return !budget || budget.admit(key, () => patternCost(estimate ?? estimatedSize(source), source), source);
+}
+
+function refused(source: string, flags: string): SafePattern {
+  const reason = `the server's patterns passed maxPatternInstructions (${currentBudget?.limit} RE2 instructions)`;
+  const pattern = unchecked(source, flags, reason);
+  overBudget.add(pattern);
+  return pattern;
+}
+
+/** What Ajv holds for every unchecked pattern: one object, where one per source cost each engine an entry. */
+const PASS: SafePattern = { test: () => true, toString: () => 'unchecked' };
+
 /** Ajv's `code.regExp` engine: every pattern an engine compiles goes through `safePattern`. */
-export const safeRegExp = Object.assign(safePattern, { code: 'safePattern' });
+export const safeRegExp = Object.assign(
+  (source: string, flags?: string): SafePattern => {
+    const pattern = safePattern(source, flags);
+    return pattern.unchecked ? PASS : pattern;
+  },
+  { code: 'safePattern' },
+);
 
 export interface UncheckedPattern {
   /** JSON Pointer of the subschema holding it. */
@@ -72,34 +128,38 @@ export interface UncheckedPattern {
 }
 
 /**
- * The patterns of a schema the client leaves unchecked, to report when a tool is built. Only for
- * schemas within the budgets (schema-budget.ts); an invalid pattern is the validator's to report.
+ * The patterns of a schema the client leaves unchecked, to report when a tool is built (compiled
+ * within `budget`; those its budget refused are reported by the budget, once). Only for schemas
+ * within the budgets (schema-budget.ts); an invalid pattern is the validator's to report.
  */
-export function uncheckedPatterns(schema: unknown): UncheckedPattern[] {
+export function uncheckedPatterns(schema: unknown, budget?: PatternBudget): UncheckedPattern[] {
   const found: UncheckedPattern[] = [];
   const note = (pointer: string, keyword: UncheckedPattern['keyword'], source: string) => {
     try {
-      const { unchecked } = safePattern(source);
-      if (unchecked) found.push({ pointer: pointer || '/', keyword, source, reason: unchecked });
+      const pattern = safePattern(source);
+      if (pattern.unchecked && !overBudget.has(pattern))
+        found.push({ pointer: pointer || '/', keyword, source, reason: pattern.unchecked });
     } catch {
       // Not a valid expression at all: compiling the schema reports it.
     }
   };
   const stack: Array<[string, unknown]> = [['', schema]];
-  while (stack.length > 0) {
-    const [pointer, node] = stack.pop() as [string, unknown];
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) continue;
-    for (const [keyword, value] of Object.entries(node)) {
-      if (keyword === 'pattern' && typeof value === 'string') note(pointer, keyword, value);
-      if (keyword === 'patternProperties' && typeof value === 'object' && value !== null)
-        for (const key of Object.keys(value)) note(pointer, keyword, key);
-      for (const [token, sub] of subschemasUnder(keyword, value) ?? [])
-        stack.push([
-          `${pointer}/${pointerToken(keyword)}${token === undefined ? '' : `/${pointerToken(token)}`}`,
-          sub,
-        ]);
+  withPatternBudget(budget, () => {
+    while (stack.length > 0) {
+      const [pointer, node] = stack.pop() as [string, unknown];
+      if (typeof node !== 'object' || node === null || Array.isArray(node)) continue;
+      for (const [keyword, value] of Object.entries(node)) {
+        if (keyword === 'pattern' && typeof value === 'string') note(pointer, keyword, value);
+        if (keyword === 'patternProperties' && typeof value === 'object' && value !== null)
+          for (const key of Object.keys(value)) note(pointer, keyword, key);
+        for (const [token, sub] of subschemasUnder(keyword, value) ?? [])
+          stack.push([
+            `${pointer}/${pointerToken(keyword)}${token === undefined ? '' : `/${pointerToken(token)}`}`,
+            sub,
+          ]);
+      }
     }
-  }
+  });
   return found;
 }
 
@@ -107,12 +167,8 @@ function pointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** RE2's program for a pattern already screened (syntax, estimated size, budget). */
 function compile(source: string, flags: string): SafePattern {
-  new RegExp(source, flags);
-  const unsupported = unsupportedSyntax(source);
-  if (unsupported) return unchecked(source, flags, `RE2 has no linear-time form for ${unsupported}`);
-  const tooLarge = `it compiles to more than ${MAX_PATTERN_SIZE} RE2 instructions`;
-  if (estimatedSize(source) > MAX_PATTERN_SIZE) return unchecked(source, flags, tooLarge);
   let re2: RE2JS;
   try {
     re2 = RE2JS.compile(RE2JS.translateRegExp(source));
@@ -121,7 +177,7 @@ function compile(source: string, flags: string): SafePattern {
     return unchecked(source, flags, `RE2 cannot parse it (${reason})`);
   }
   const size = re2.programSize();
-  if (size > MAX_PATTERN_SIZE) return unchecked(source, flags, tooLarge);
+  if (size > MAX_PATTERN_SIZE) return unchecked(source, flags, TOO_LARGE);
   return {
     test: (input) => !withinBudget(size * input.length) || re2.test(input),
     toString: () => `/${source}/${flags}`,

@@ -5,10 +5,13 @@
  * for the first validation: a cached catalog of a thousand tools is rebuilt without compiling any.
  *
  * Without a server's own validator, the default is the client's (safe-validator.ts: Ajv with RE2
- * patterns, its own engines bounded).
+ * patterns, its own engines bounded), compiling within the server's pattern budget; a schema that
+ * compiled with patterns its server's budget refused is not shared (another server's budget may
+ * admit them).
  */
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import { defaultJsonSchemaValidator } from './validation.js';
+import type { PatternBudget } from './pattern-budget.js';
+import { defaultJsonSchemaValidator, withPatternBudget } from './validation.js';
 
 const MAX_ENTRIES = 500;
 
@@ -16,7 +19,11 @@ type Check = ReturnType<jsonSchemaValidator['getValidator']>;
 
 const caches = new WeakMap<jsonSchemaValidator, Map<string, Check>>();
 
-function compiled(schema: JsonSchemaType, custom: jsonSchemaValidator | undefined): Check {
+function compiled(
+  schema: JsonSchemaType,
+  custom: jsonSchemaValidator | undefined,
+  budget: PatternBudget | undefined,
+): Check {
   const validator = custom ?? defaultJsonSchemaValidator;
   let cache = caches.get(validator);
   if (!cache) {
@@ -26,7 +33,9 @@ function compiled(schema: JsonSchemaType, custom: jsonSchemaValidator | undefine
   const key = JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;
-  const check = validator.getValidator(schema);
+  const refused = budget?.refused;
+  const check = withPatternBudget(budget, () => validator.getValidator(schema));
+  if (budget?.refused !== refused) return check;
   cache.set(key, check);
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return check;
@@ -34,14 +43,14 @@ function compiled(schema: JsonSchemaType, custom: jsonSchemaValidator | undefine
 
 /**
  * The Standard Schema a tool validates its arguments with. `eager` compiles now, so a schema the
- * validator rejects fails here rather than on the first call.
+ * validator rejects fails here rather than on the first call. `budget`: its server's patterns'.
  */
 export function inputSchemaFor(
   schema: JsonSchemaType,
   validator: jsonSchemaValidator | undefined,
-  { eager }: { eager: boolean },
+  { eager, budget }: { eager: boolean; budget?: PatternBudget },
 ) {
-  let check: Check | undefined = eager ? compiled(schema, validator) : undefined;
+  let check: Check | undefined = eager ? compiled(schema, validator, budget) : undefined;
   return {
     '~standard': {
       version: 1 as const,
@@ -49,7 +58,7 @@ export function inputSchemaFor(
       jsonSchema: { input: () => schema, output: () => schema },
       validate: (data: unknown) => {
         try {
-          check ??= compiled(schema, validator);
+          check ??= compiled(schema, validator, budget);
         } catch (error) {
           // A cached catalog's schema the validator rejects: every call fails validation, visibly.
           const reason = error instanceof Error ? error.message : String(error);

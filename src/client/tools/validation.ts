@@ -6,13 +6,14 @@
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { lazyModule } from '../../shared/lazy-module.js';
+import type { PatternBudget } from './pattern-budget.js';
 
 const load = lazyModule(async () => {
-  const [{ defaultJsonSchemaValidator }, { uncheckedPatterns }] = await Promise.all([
+  const [{ defaultJsonSchemaValidator }, { uncheckedPatterns, withPatternBudget }] = await Promise.all([
     import('./safe-validator.js'),
     import('./safe-pattern.js'),
   ]);
-  return { defaultJsonSchemaValidator, uncheckedPatterns };
+  return { defaultJsonSchemaValidator, uncheckedPatterns, withPatternBudget };
 });
 
 export async function loadValidation(): Promise<void> {
@@ -29,5 +30,21 @@ export const defaultJsonSchemaValidator: jsonSchemaValidator = {
   getValidator: (schema) => loaded().defaultJsonSchemaValidator.getValidator(schema),
 };
 
+/**
+ * The default validator for one server: its schemas' patterns compile within `budget`. Ajv keeps
+ * what it compiled per schema object, so a schema compiles (and is charged) once.
+ */
+export function budgetedValidator(budget: PatternBudget): jsonSchemaValidator {
+  return {
+    getValidator: (schema) =>
+      withPatternBudget(budget, () => loaded().defaultJsonSchemaValidator.getValidator(schema)),
+  };
+}
+
+/** See safe-pattern.ts; without a budget, `compile` just runs (a custom validator needs no engine). */
+export const withPatternBudget = <T>(budget: PatternBudget | undefined, compile: () => T): T =>
+  budget ? loaded().withPatternBudget(budget, compile) : compile();
+
 /** See safe-pattern.ts. */
-export const uncheckedPatterns = (schema: unknown) => loaded().uncheckedPatterns(schema);
+export const uncheckedPatterns = (schema: unknown, budget: PatternBudget) =>
+  loaded().uncheckedPatterns(schema, budget);

@@ -4,7 +4,8 @@
  * with `allowedHosts`, refuses hosts the list does not name (allowed-hosts.ts). Streamable HTTP is
  * tried first; a server that refuses it at connect gets the legacy SSE transport (the v1 MCPClient
  * reference's compatibility path), with `eventSourceInit` honoured. The transports' fetch also
- * echoes the answering instance on `input_required` retries (instance-affinity.ts).
+ * echoes the answering instance on `input_required` retries (instance-affinity.ts), and reads
+ * every answer within `maxMessageBytes` (bounded-fetch.ts), the SSE stream's own fetch included.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestContext } from '@mastra/core/request-context';
@@ -16,7 +17,9 @@ import {
 import { httpStatusOf } from '../errors.js';
 import type { HttpServerDefinition, MCPEventSourceInit } from '../types.js';
 import { allowedHostsFetch, hostNotAllowed } from './allowed-hosts.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { instanceAffinityFetch } from './instance-affinity.js';
+import type { MessageBound } from './message-bound.js';
 
 /** The request context of the operation in progress, for the custom fetch. */
 export const requestContextScope = new AsyncLocalStorage<RequestContext | null>();
@@ -42,11 +45,11 @@ export function serverFetch(definition: HttpServerDefinition, serverName: string
  */
 function transportOptions(
   definition: HttpServerDefinition,
-  serverName: string,
+  bound: MessageBound,
   customFetch = !!definition.fetch,
 ) {
   return {
-    fetch: instanceAffinityFetch(serverFetch(definition, serverName)),
+    fetch: boundedFetch(instanceAffinityFetch(serverFetch(definition, bound.serverName)), bound),
     ...(definition.allowedHosts && !customFetch ? { redirectPolicy: 'follow' as const } : {}),
     ...(definition.requestInit ? { requestInit: definition.requestInit } : {}),
     ...(definition.authProvider ? { authProvider: definition.authProvider } : {}),
@@ -55,24 +58,30 @@ function transportOptions(
 
 export function streamableTransport(
   definition: HttpServerDefinition,
-  serverName: string,
+  bound: MessageBound,
 ): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(definition.url, transportOptions(definition, serverName));
+  return new StreamableHTTPClientTransport(definition.url, transportOptions(definition, bound));
 }
 
-/** `eventSourceInit`, whose own `fetch` (the SSE stream's, if given) is held to `allowedHosts` too. */
-function eventSourceInit(definition: HttpServerDefinition, serverName: string) {
+/**
+ * `eventSourceInit`, whose own `fetch` (the SSE stream's, if given) is held to `allowedHosts` and
+ * `maxMessageBytes` too.
+ */
+function eventSourceInit(definition: HttpServerDefinition, bound: MessageBound) {
   const init = definition.eventSourceInit;
-  if (!init?.fetch || !definition.allowedHosts) return init;
+  if (!init?.fetch) return init;
   // The stream's fetch is called with a fetch init and must answer a Response: the same contract.
-  const checked = allowedHostsFetch(serverName, definition.allowedHosts, init.fetch as FetchLike);
-  return { ...init, fetch: checked as NonNullable<MCPEventSourceInit['fetch']> };
+  const own = init.fetch as FetchLike;
+  const checked = definition.allowedHosts
+    ? allowedHostsFetch(bound.serverName, definition.allowedHosts, own)
+    : own;
+  return { ...init, fetch: boundedFetch(checked, bound) as NonNullable<MCPEventSourceInit['fetch']> };
 }
 
-export function sseTransport(definition: HttpServerDefinition, serverName: string): SSEClientTransport {
-  const init = eventSourceInit(definition, serverName);
+export function sseTransport(definition: HttpServerDefinition, bound: MessageBound): SSEClientTransport {
+  const init = eventSourceInit(definition, bound);
   return new SSEClientTransport(definition.url, {
-    ...transportOptions(definition, serverName, !!(definition.fetch || init?.fetch)),
+    ...transportOptions(definition, bound, !!(definition.fetch || init?.fetch)),
     ...(init ? { eventSourceInit: init } : {}),
   });
 }

@@ -1,9 +1,10 @@
 /**
  * The stdio transport of one server. The environment starts from the SDK's curated whitelist, or
  * from nothing with `inheritDefaultEnv: false`; the child's stderr is forwarded to the logger
- * line by line instead of being lost or mixed into the parent's output. The child and its pipes
- * hold the process open only while the connection is busy (see activity.ts), and closing ends the
- * child in bounded time: stdin closed, then SIGTERM, then SIGKILL.
+ * line by line instead of being lost or mixed into the parent's output; its stdout is read within
+ * `maxMessageBytes` (bounded-read-buffer.ts). The child and its pipes hold the process open only
+ * while the connection is busy (see activity.ts), and closing ends the child in bounded time:
+ * stdin closed, then SIGTERM, then SIGKILL.
  */
 import type { ChildProcess } from 'node:child_process';
 import {
@@ -14,6 +15,8 @@ import {
 } from '@modelcontextprotocol/client/stdio';
 import type { Activity } from '../activity.js';
 import type { LogHandler, StdioServerDefinition } from '../types.js';
+import { BoundedReadBuffer } from './bounded-read-buffer.js';
+import type { MessageBound } from './message-bound.js';
 import type { ExitReport } from './stdio-exit.js';
 
 /** How long a server gets to exit after its stdin closed, then after SIGTERM, before SIGKILL. */
@@ -43,7 +46,8 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
  * synchronous `spawn` that reads them. close() is shared, because the SDK may start closing on its
  * own (a failed handshake) without anyone awaiting it. And the child's handles follow the
  * connection's activity: an idle child must not keep a script that forgot disconnect() alive.
- * It also records how the child ended when no signal of ours ended it, for connect errors.
+ * It also records how the child ended when no signal of ours ended it, for connect errors, and
+ * replaces the SDK's read buffer (private, as the child is) with one bounded by `maxMessageBytes`.
  */
 class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
   private closing: Promise<void> | undefined;
@@ -58,8 +62,10 @@ class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
     parameters: StdioServerParameters,
     private readonly inheritDefaults: boolean,
     private readonly activity: Activity,
+    bound: MessageBound,
   ) {
     super(parameters);
+    (this as unknown as { _readBuffer: BoundedReadBuffer })._readBuffer = new BoundedReadBuffer(bound);
   }
 
   /** The SDK keeps the child private; it and its pipes are the handles that hold the process open. */
@@ -141,6 +147,7 @@ export function stdioTransport(
   definition: StdioServerDefinition,
   log: LogHandler,
   activity: Activity,
+  bound: MessageBound,
 ): StdioClientTransport {
   const parameters: StdioServerParameters = {
     command: definition.command,
@@ -149,7 +156,12 @@ export function stdioTransport(
     stderr: 'pipe',
     ...(definition.cwd ? { cwd: definition.cwd } : {}),
   };
-  const transport = new ManagedStdioTransport(parameters, definition.inheritDefaultEnv !== false, activity);
+  const transport = new ManagedStdioTransport(
+    parameters,
+    definition.inheritDefaultEnv !== false,
+    activity,
+    bound,
+  );
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     pending += chunk.toString();

@@ -125,7 +125,8 @@ export class TaskFollowers {
         state.again = false;
         const task = await this.deps.store.get(taskId);
         for (const follower of [...(this.byTask.get(taskId) ?? [])]) {
-          if (task) this.tell(follower, task);
+          // A task whose outcome the store dropped for a bound has nothing left to tell.
+          if (task && task.droppedBy === undefined) this.tell(follower, task);
           else this.drop(taskId, follower);
         }
       } while (state.again && this.byTask.has(taskId));

@@ -7,7 +7,9 @@
  * A task is created only for a request that declared the extension, and answered only once the
  * store holds it. Every task request checks the caller: another principal's task is answered
  * exactly like an unknown one (-32602), so its existence is not told. Unfinished tasks are
- * bounded per server and per principal (anonymous callers share one budget).
+ * bounded per server and per principal (anonymous callers share one budget); finished ones by the
+ * store, and a caller whose result it dropped is told which bound did. A store that fails is
+ * answered -32603 "the task store is unavailable", its detail logged, never sent.
  */
 import { randomUUID } from 'node:crypto';
 import type { IMastraLogger } from '@mastra/core/logger';
@@ -18,7 +20,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { MCPErrorCode, mcpError } from '../../errors.js';
+import { MCPErrorCode } from '../../errors.js';
 import {
   CancelTaskParamsSchema,
   CLIENT_CAPABILITIES_META_KEY,
@@ -36,8 +38,9 @@ import {
 import { defaultPrincipal } from '../auth/principal.js';
 import { protocolErrorIn, requestParams } from '../request-errors.js';
 import { TaskFollowers, type WireTask } from './followers.js';
-import type { TaskListenRequest } from './listen.js';
+import { LISTEN_METHOD, type TaskListenRequest } from './listen.js';
 import { InMemoryMCPTaskStore } from './memory-store.js';
+import { invalidOption, positiveOption } from './options.js';
 import { type TaskResumer, TaskRun, type TaskWork } from './task-run.js';
 import type {
   MCPServerTasksConfig,
@@ -54,16 +57,9 @@ export const TASKS_FULL_CODE = -32000;
 /** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
 const ANONYMOUS = '';
 
-function invalidOption(message: string, field: string): Error {
-  return mcpError(MCPErrorCode.SERVER_INVALID_TASKS_OPTION, `tasks: ${message}`, { field });
-}
-
-function positive(value: number | undefined, fallback: number, field: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0)
-    throw invalidOption(`'${field}' must be a positive integer`, field);
-  return value;
-}
+const invalidTasksOption = (message: string, field: string) => invalidOption('tasks', message, field);
+const positive = (value: number | undefined, fallback: number, field: string) =>
+  positiveOption('tasks', value, fallback, field);
 
 function missingCapability(what: string): ProtocolError {
   return new ProtocolError(
@@ -76,13 +72,28 @@ function missingCapability(what: string): ProtocolError {
 function unknownTask(taskId: string): ProtocolError {
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    `Failed to retrieve task: task '${taskId}' not found (it never existed, expired, or belongs to another caller)`,
+    `Failed to retrieve task: task '${taskId}' not found (it never existed, expired, was dropped to keep finished tasks within the task store's bounds, or belongs to another caller)`,
+  );
+}
+
+/** The caller's own task whose outcome the store dropped for a bound (`droppedBy`). */
+function droppedTask(task: MCPStoredTask, option: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Failed to retrieve task: task '${task.taskId}' of tool '${task.toolName}' finished, but its result was dropped to keep finished tasks within the task store's ${option} (older results go first); call the tool again, or raise ${option}`,
   );
 }
 
 /** The task as the wire shows it: the store's bookkeeping left out. */
 function wireTask(task: MCPStoredTask): DetailedTask & WireTask {
-  const { owner: _owner, toolName: _tool, instanceId: _instance, expiresAt: _expires, ...wire } = task;
+  const {
+    owner: _owner,
+    toolName: _tool,
+    instanceId: _instance,
+    expiresAt: _expires,
+    droppedBy: _dropped,
+    ...wire
+  } = task;
   return wire;
 }
 
@@ -114,7 +125,7 @@ export class TasksService {
     for (const [tool, setting] of Object.entries(config?.tools ?? {})) {
       const support = typeof setting === 'object' && setting !== null ? setting.support : setting;
       if (!isTaskSupport(support)) {
-        throw invalidOption(
+        throw invalidTasksOption(
           `tools.${tool} must be 'forbidden', 'optional' or 'required' (or { support, inputBeforeTask }), not ${JSON.stringify(setting)}`,
           `tools.${tool}`,
         );
@@ -236,7 +247,7 @@ export class TasksService {
     const run = this.newRun(task);
     this.track(run);
     try {
-      await this.store.create(task);
+      await this.fromStore(`Tool '${toolName}' could not start a task`, () => this.store.create(task));
     } catch (error) {
       this.untrack(run);
       throw error;
@@ -264,7 +275,10 @@ export class TasksService {
         const inputResponses = ctx.mcpReq.inputResponses ?? {};
         const run = this.runs.get(task.taskId);
         if (run) run.respond(inputResponses);
-        else await this.store.signal(task.taskId, { type: 'input', inputResponses });
+        else
+          await this.fromStore(served(TASKS_METHODS.update), () =>
+            this.store.signal(task.taskId, { type: 'input', inputResponses }),
+          );
         return {};
       },
     );
@@ -277,11 +291,13 @@ export class TasksService {
         const run = this.runs.get(task.taskId);
         if (run) await run.cancelled();
         else {
-          await this.store.update(task.taskId, {
-            status: 'cancelled',
-            statusMessage: 'Cancelled by the client',
+          await this.fromStore(served(TASKS_METHODS.cancel), async () => {
+            await this.store.update(task.taskId, {
+              status: 'cancelled',
+              statusMessage: 'Cancelled by the client',
+            });
+            await this.store.signal(task.taskId, { type: 'cancel' });
           });
-          await this.store.signal(task.taskId, { type: 'cancel' });
         }
         return {};
       },
@@ -302,8 +318,11 @@ export class TasksService {
       );
     }
     const owner = this.ownerFor(authInfo);
-    const tasks = await Promise.all(request.taskIds.map((taskId) => this.ownTask(taskId, owner)));
-    return tasks.filter((task) => task !== undefined);
+    const tasks = await this.fromStore(served(LISTEN_METHOD), () =>
+      Promise.all(request.taskIds.map((taskId) => this.ownTask(taskId, owner))),
+    );
+    // A task whose outcome was dropped is left out, as unknown ones are: there is nothing to tell.
+    return tasks.filter((task): task is MCPStoredTask => task !== undefined && task.droppedBy === undefined);
   }
 
   /** Sends `notifications/tasks` for `tasks` through `send` until the returned function is called. */
@@ -398,9 +417,36 @@ export class TasksService {
   /** The caller's task, or -32602 exactly as for an unknown one; an orphaned task is failed first. */
   private async visible(ctx: ServerContext, taskId: string, method: string): Promise<MCPStoredTask> {
     if (!declared(ctx)) throw missingCapability(`'${method}'`);
-    const task = await this.ownTask(taskId, this.ownerOf(ctx));
+    const owner = this.ownerOf(ctx);
+    const task = await this.fromStore(served(method), () => this.ownTask(taskId, owner));
     if (!task) throw unknownTask(taskId);
+    if (task.droppedBy !== undefined) throw droppedTask(task, task.droppedBy);
     return task;
+  }
+
+  /**
+   * Runs `operation` on the task store for `what` (`'tasks/get' could not be served`). A store
+   * that fails (Redis down, a custom store throwing) is logged in full through the server's
+   * logger, and the caller gets -32603 saying the task store is unavailable: the store's own
+   * words (Redis key names, its error text) are for the operator. The in-memory store's refusal
+   * when full of unfinished tasks is a budget, answered like the server's own caps.
+   */
+  private async fromStore<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if ((error as { id?: unknown } | null)?.id === MCPErrorCode.SERVER_TASKS_STORE_FULL) {
+        throw new ProtocolError(TASKS_FULL_CODE, `${what}: ${(error as Error).message}`, {
+          limit: 'maxTasks',
+        });
+      }
+      this.logger().error(`Tasks: ${what}: the task store failed: ${String(error)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `${what}: the task store is unavailable; try again later`,
+      );
+    }
   }
 
   /** `owner`'s task (undefined when unknown or another's), an orphan failed or taken over first. */
@@ -492,6 +538,11 @@ export class TasksService {
       );
     }
   }
+}
+
+/** What a store failure under `method` could not do, for `fromStore`. */
+function served(method: string): string {
+  return `'${method}' could not be served`;
 }
 
 /** Whether the request declared the extension in its per-request client capabilities. */

@@ -43,6 +43,11 @@ export interface MCPStoredTask extends DetailedTask {
   expiresAt?: number;
   /** The workflow run a `run_<workflow>` task drives: another instance resumes it from its snapshot. */
   workflow?: { key: string; runId: string };
+  /**
+   * Set by a store that dropped this finished task's result and error to stay within a bound: the
+   * store option naming it. `tasks/get` then answers -32602 saying so.
+   */
+  droppedBy?: string;
 }
 
 /** A change to a stored task; members set to `undefined` are removed. */
@@ -112,7 +117,10 @@ export interface MCPServerTasksConfig {
    * the derived `ask_<agent>` and `run_<workflow>` tools and `forbidden` for every other tool.
    */
   tools?: Record<string, MCPTaskSupport | MCPToolTaskConfig>;
-  /** Where tasks are kept. Default: a new InMemoryMCPTaskStore. */
+  /**
+   * Where tasks are kept. Default: a new InMemoryMCPTaskStore, with its bounds on what finished
+   * tasks hold (pass `new InMemoryMCPTaskStore({ maxFinishedTaskBytes, ... })` to change them).
+   */
   store?: MCPTaskStore;
   /** How long a task is kept from its creation, in ms; null keeps it until the store drops it. Default one hour. */
   ttlMs?: number | null;

@@ -22,7 +22,12 @@ export interface SSETransportOptions {
    * `limits.maxStreamBufferBytes`). Default 1 MiB.
    */
   maxBufferBytes?: number;
-  /** Told when the stream is closed for its backlog. */
+  /**
+   * How long a write may wait for a reader that takes nothing before its stream is closed (the
+   * server's `limits.streamWriteTimeoutMs`). Default 10 s.
+   */
+  writeTimeoutMs?: number;
+  /** Told when the stream is closed for its backlog or its stalled reader. */
   onerror?: (error: Error) => void;
   /** Also ends the connection under the stream (on Node, destroys the response). */
   destroy?: () => void;
@@ -41,9 +46,11 @@ export class SSETransport implements Transport {
     private readonly stream: SSEStreamingApi,
     options: SSETransportOptions = {},
   ) {
-    // Hono's writer waits for the reader, so unread messages pile up as pending writes: bound them.
+    // Hono's writer waits for the reader: unread messages pile up as pending writes, and an
+    // awaited send (a broadcast, close()) waits as long as the reader does. Bound both.
     this.guard = new StreamGuard({
       limit: options.maxBufferBytes ?? DEFAULT_LIMITS.maxStreamBufferBytes,
+      timeoutMs: options.writeTimeoutMs ?? DEFAULT_LIMITS.streamWriteTimeoutMs,
       name: () => `Hono SSE session '${this.sessionId}'`,
       onerror: (error) => (options.onerror ?? this.onerror)?.(error),
       close: () => {
@@ -57,10 +64,8 @@ export class SSETransport implements Transport {
 
   async start(): Promise<void> {
     const separator = this.messagePath.includes('?') ? '&' : '?';
-    await this.stream.writeSSE({
-      event: 'endpoint',
-      data: `${this.messagePath}${separator}sessionId=${encodeURIComponent(this.sessionId)}`,
-    });
+    const data = `${this.messagePath}${separator}sessionId=${encodeURIComponent(this.sessionId)}`;
+    await this.guard.write(data.length, () => this.stream.writeSSE({ event: 'endpoint', data }));
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -78,7 +83,9 @@ export class SSETransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Waits for pending writes: the guard aborts the stream if its reader takes nothing in time.
     await this.stream.close();
+    this.guard.end();
     this.onclose?.();
   }
 }

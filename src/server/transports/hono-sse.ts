@@ -12,6 +12,7 @@ import { type Context, Hono } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
+import { quoted } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import { capacityMessage, overCapacityResponse } from './capacity.js';
@@ -145,7 +146,7 @@ export class HonoSseEndpoint {
     const entry = this.transports.get(sessionId);
     return entry && mayUseSession(entry.owner, authInfo)
       ? { ok: true, transport: entry.transport }
-      : { ok: false, message: `SSE session not found: '${sessionId}' is unknown or closed` };
+      : { ok: false, message: `SSE session not found: ${quoted(sessionId)} is unknown or closed` };
   }
 
   /** Hands one message to its session; returns why it is not a JSON-RPC message, if it is not. */
@@ -168,6 +169,7 @@ export class HonoSseEndpoint {
   ): Promise<void> {
     const transport = new SSETransport(messagePath, stream, {
       maxBufferBytes: this.limits.maxStreamBufferBytes,
+      writeTimeoutMs: this.limits.streamWriteTimeoutMs,
       onerror: this.onerror,
       ...(destroy ? { destroy } : {}),
     });

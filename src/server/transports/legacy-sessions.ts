@@ -11,6 +11,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { GateActivity } from './request-gate.js';
 import { mayUseSession, type SessionOwner } from './session-owner.js';
+import type { SessionStream } from './session-stream.js';
 
 /**
  * Whether a session is in use: HTTP requests on it (a POST until its answer is sent, a GET stream
@@ -67,6 +68,8 @@ export interface LegacySession {
   /** Who opened it; `undefined` for an unauthenticated caller. */
   owner: SessionOwner;
   activity: SessionActivity;
+  /** Its GET stream, bounded from the send. */
+  stream: SessionStream;
   /** Frees what it holds: its SDK Server (and with it the transport and its streams), its tracking. */
   release(): void;
 }

@@ -49,6 +49,8 @@ export class RequestGate implements Transport {
     private readonly inner: Transport,
     private readonly limit: number,
     private readonly activity?: GateActivity,
+    /** Sees each message on its way to the transport (a legacy session bounds its GET stream from the send). */
+    private readonly outbound?: (message: JSONRPCMessage, options?: TransportSendOptions) => void,
   ) {
     inner.onmessage = (message, extra) => this.receive(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
@@ -78,6 +80,7 @@ export class RequestGate implements Transport {
     const answered =
       isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
     if (answered !== undefined) this.release(answered);
+    this.outbound?.(message, options);
     await this.inner.send(message, options);
   }
 

@@ -65,14 +65,31 @@ export function checkRequestTarget(req: IncomingMessage): TargetCheck {
   return { ok: true, target: { href: `http://${host ?? 'localhost'}${path}`, method } };
 }
 
+/** What `requestUrl` takes: a Node request, a web `Request`, or a Hono context (`c`). */
+export type RoutableRequest = IncomingMessage | Request | { req: { url: string } };
+
+/** The target of `request` in origin form (`/path?query`), or undefined when it has none. */
+function targetOf(request: RoutableRequest): string | undefined {
+  if (request instanceof Request || 'req' in request) {
+    // A web request's URL is absolute, and its host may be one `new URL` refuses (`Host: xn--a.com`
+    // gives Hono `http://xn--a.com/...`): only its path is taken, the host is never parsed.
+    const url = request instanceof Request ? request.url : request.req.url;
+    const path = /^https?:\/\/[^/?#]*([/?#].*)?$/i.exec(url)?.[1] ?? '/';
+    return originFormPath(path.startsWith('/') ? path : `/${path}`);
+  }
+  return originFormPath(request.url ?? '/');
+}
+
 /**
- * The URL of a Node request resolved against `base` (only its origin is used), for routing in a
- * `node:http` handler; `undefined` when the request target is malformed or carries credentials
- * (answer 400). Unlike `new URL(req.url, base)` it never throws, and it never lets a target such
- * as `//host/path` replace the origin.
+ * The URL of a request resolved against `base` (only its origin is used), for routing: a Node
+ * `req` in a `node:http` handler, a web `Request` (Bun, Deno, Workers), or a Hono context `c`.
+ * `undefined` when the request target is malformed or carries credentials (answer 400). Unlike
+ * `new URL(req.url, base)` or `new URL(c.req.url)` it never throws (a `Host` such as
+ * `xn--a.com` made those throw), and it never lets a target such as `//host/path` replace the
+ * origin.
  */
-export function requestUrl(req: IncomingMessage, base = 'http://localhost'): URL | undefined {
-  const path = originFormPath(req.url ?? '/');
+export function requestUrl(request: RoutableRequest, base = 'http://localhost'): URL | undefined {
+  const path = targetOf(request);
   if (path === undefined) return undefined;
   try {
     return new URL(`${new URL(base).origin}${path}`);

@@ -10,6 +10,7 @@ import type { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse
 import { lazyModule } from '../../shared/lazy-module.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections } from '../connections.js';
+import { quoted } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import { capacityMessage, sendOverCapacity } from './capacity.js';
@@ -61,7 +62,12 @@ export class SseEndpoint {
       const entry = this.transports.get(sessionId);
       // Another principal's connection answers exactly as an unknown one.
       if (!entry || !mayUseSession(entry.owner, req.auth)) {
-        sendJsonRpcError(res, 404, -32001, `SSE session not found: '${sessionId}' is unknown or closed`);
+        sendJsonRpcError(
+          res,
+          404,
+          -32001,
+          `SSE session not found: ${quoted(sessionId)} is unknown or closed`,
+        );
         return;
       }
       // Read here, not by the frozen transport: it answers 400 over its own 4 MB, has no time
@@ -93,6 +99,7 @@ export class SseEndpoint {
     // The frozen transport writes without looking at backpressure: bound what `res` holds.
     guardResponse(res, {
       limit: this.limits.maxStreamBufferBytes,
+      timeoutMs: this.limits.streamWriteTimeoutMs,
       name: () => `legacy SSE session '${transport.sessionId}'`,
       onerror: this.onerror,
     });

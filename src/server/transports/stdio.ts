@@ -6,6 +6,7 @@
 import type { StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { lazyModule } from '../../shared/lazy-module.js';
 import type { Connections } from '../connections.js';
+import { boundErrorsSent } from '../error-echo.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import type { TaskListenHost } from '../tasks/listen.js';
 import { TaskListenWire } from './task-listen-stdio.js';
@@ -33,7 +34,8 @@ export type ServeTrackedStdio = (
 export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
   const { StdioServerTransport, serveStdio } = await loadStdio();
   return (createInstance, connections, onerror, tasks) => {
-    const transport = new StdioServerTransport();
+    // serveStdio answers some refusals itself (an unsupported protocol version), not through a Server.
+    const transport = boundErrorsSent(new StdioServerTransport());
     const wire = tasks ? new TaskListenWire(transport, tasks) : transport;
     const handle = serveStdio(
       ({ era }) => {

@@ -20,7 +20,8 @@ import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import { lazyModule } from '../../shared/lazy-module.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
-import { describeIssues } from '../issues.js';
+import { boundedErrorResponse } from '../error-echo.js';
+import { describeIssues, quoted } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import { protocolErrorIn } from '../request-errors.js';
@@ -33,7 +34,8 @@ import { LegacySessions, SessionActivity } from './legacy-sessions.js';
 import { answeringFailures, readJsonBody, sendJsonRpcError } from './node-http.js';
 import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
-import { guardResponse } from './stream-guard.js';
+import { SessionStream } from './session-stream.js';
+import { guardResponse, type ResponseGuard } from './stream-guard.js';
 import { TaskListenStreams } from './task-listen-http.js';
 import { bodylessRequest, sendWebResponse } from './web-bridge.js';
 
@@ -121,8 +123,9 @@ export class StreamableHttpEndpoint {
     const request = bodylessRequest(target, req, res);
     const legacy = await isLegacyRequest(request, body);
     const { method, id = null } = requestOf(body);
-    guardResponse(res, {
+    const guard = guardResponse(res, {
       limit: this.limits.maxStreamBufferBytes,
+      timeoutMs: this.limits.streamWriteTimeoutMs,
       name: () =>
         legacy
           ? `Streamable HTTP ${req.method} stream of legacy session '${req.headers['mcp-session-id'] ?? '(new)'}'`
@@ -130,7 +133,7 @@ export class StreamableHttpEndpoint {
       onerror: this.deps.onerror,
     });
     if (legacy) {
-      await this.handleLegacy(req, res, body, options);
+      await this.handleLegacy(req, res, body, options, guard);
       return;
     }
     if (OPEN_STREAM_METHODS.has(method as string) && !this.openStream(res, method as string, id)) return;
@@ -145,8 +148,10 @@ export class StreamableHttpEndpoint {
       const followed =
         listen && listen.tasks.length > 0 && this.taskStreams
           ? this.taskStreams.merge(response, listen.request.id, listen.tasks)
-          : response;
-      await sendWebResponse(followed, res);
+          : response.ok
+            ? response
+            : await boundedRefusal(response);
+      await sendWebResponse(followed, res, guard);
     } catch (error) {
       this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
       sendJsonRpcError(res, 500, -32603, 'Internal error');
@@ -226,6 +231,7 @@ export class StreamableHttpEndpoint {
     res: ServerResponse,
     body: unknown,
     options: StreamableHTTPServerTransportOptions,
+    guard: ResponseGuard,
   ): Promise<void> {
     const stateless = options.serverless || ('sessionIdGenerator' in options && !options.sessionIdGenerator);
     if (stateless) {
@@ -237,10 +243,16 @@ export class StreamableHttpEndpoint {
       // Another principal's session answers exactly as an unknown one: its id reveals nothing.
       const session = this.sessions.find(sessionId, req.auth);
       if (!session) {
-        sendJsonRpcError(res, 404, -32001, `Session not found: '${sessionId}' is unknown or has expired`);
+        sendJsonRpcError(
+          res,
+          404,
+          -32001,
+          `Session not found: ${quoted(sessionId)} is unknown or has expired`,
+        );
         return;
       }
       session.activity.during(res);
+      if (req.method === 'GET') session.stream.open(res, guard);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -296,8 +308,11 @@ export class StreamableHttpEndpoint {
       },
       onsessionclosed: (id) => this.sessions.drop(id, session),
     });
-    const session = { transport, owner, activity, release };
-    const gate = new RequestGate(transport, maxConcurrentRequests, activity);
+    const stream = new SessionStream(transport);
+    const session = { transport, owner, activity, stream, release };
+    const gate = new RequestGate(transport, maxConcurrentRequests, activity, (message, sendOptions) =>
+      stream.sending(message, sendOptions),
+    );
     gate.onclose = () => {
       if (transport.sessionId) this.sessions.drop(transport.sessionId, session);
     };
@@ -342,6 +357,24 @@ export class StreamableHttpEndpoint {
     await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
   }
+}
+
+/**
+ * A refusal the SDK's handler answered before any server ran (HTTP 4xx: a header/body mismatch, a
+ * malformed envelope), its echoed values bounded. Such answers are small JSON, read whole.
+ */
+async function boundedRefusal(response: Response): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const text = await response.text();
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(boundedErrorResponse(reply)), { status: response.status, headers });
 }
 
 /** An `initialize` request whose params the SDK's schema rejects: the -32602 naming the fields. */

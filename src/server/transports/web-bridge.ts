@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestTarget } from './request-target.js';
+import type { StreamGuard } from './stream-guard.js';
 
 /**
  * A body-less `Request` for `req`, aborted when the client goes away before the answer is done.
@@ -34,9 +35,15 @@ export function bodylessRequest(target: RequestTarget, req: IncomingMessage, res
  * Writes a web `Response` to `res`: buffered when it is finite, streamed when it is SSE. A stream
  * is written as fast as the SDK produces it, without waiting for `drain`: its producers enqueue
  * whatever the demand, so the backlog stays in `res`, where the caller's `guardResponse`
- * (stream-guard.ts) bounds it, rather than in the web stream, where nothing could.
+ * (stream-guard.ts) bounds it, rather than in the web stream, where nothing could. When that
+ * `guard` closes the stream, the web stream is cancelled at once: what it queued is freed and its
+ * producer stops, rather than after the response's `close` event.
  */
-export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+export async function sendWebResponse(
+  response: Response,
+  res: ServerResponse,
+  guard?: StreamGuard,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -51,6 +58,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   const reader = response.body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   res.once('close', stop);
+  guard?.onClose(stop);
   try {
     for (;;) {
       const { done, value } = await reader.read();
