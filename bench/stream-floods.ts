@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { MCPServer } from '../src/index.js';
 import { askTool } from '../test/fixtures/ask-tool.js';
 import { modernRequest, openStalledStream, type StreamTransport, serveHttp } from '../test/helpers.js';
+import { memoryAfterGc } from './support.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,15 +32,8 @@ const { values, positionals } = parseArgs({
     limits: { type: 'string', default: '{}' },
   },
 });
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with node --expose-gc');
 const MiB = 2 ** 20;
-const memory = () => {
-  gc();
-  gc();
-  const { rss, heapUsed, external } = process.memoryUsage();
-  return { rssMiB: Math.round(rss / MiB), heapExternalMiB: Math.round((heapUsed + external) / MiB) };
-};
+const memory = memoryAfterGc;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const LONG_URI = `file://flood/${'u'.repeat(Number(values.size))}`;

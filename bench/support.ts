@@ -1,6 +1,6 @@
 /**
  * Helpers shared by the benches (bench/client.ts, bench/catalog.ts, bench/events.ts, bench/scale.ts;
- * bench/server.ts for the CPU reading): statistics, formatting, a process' CPU time, and the server
+ * bench/server.ts for the CPU reading; the flood benches for memory): statistics, formatting, a process' CPU time, memory after a GC, and the server
  * fixtures run as child processes on 127.0.0.1 ephemeral ports.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,6 +9,16 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export const MODERN = '2026-07-28';
+
+/** RSS and heap + external in MiB after a full GC; the bench must run with `node --expose-gc`. */
+export function memoryAfterGc(): { rssMiB: number; heapExternalMiB: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  const { rss, heapUsed, external } = process.memoryUsage();
+  return { rssMiB: Math.round(rss / 2 ** 20), heapExternalMiB: Math.round((heapUsed + external) / 2 ** 20) };
+}
 
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

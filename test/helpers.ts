@@ -198,6 +198,22 @@ export function modernRequest(
   };
 }
 
+/** Opens a legacy (2025-11-25) Streamable HTTP session with a raw `initialize`; its session id. */
+export async function openLegacySession(url: URL): Promise<string> {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  await init.text();
+  return init.headers.get('mcp-session-id') as string;
+}
+
 /** The JSON-RPC reply in a response: its JSON body, or the last `data:` line of its SSE stream. */
 export async function replyOf<T = unknown>(response: Response): Promise<T> {
   const text = await response.text();
@@ -230,22 +246,7 @@ export async function openStalledStream(
     const path = transport === 'legacy SSE' ? '/sse' : '/hono/sse';
     head = `GET ${path} HTTP/1.1\r\n${host}Accept: text/event-stream\r\n\r\n`;
   } else if (transport === 'legacy Streamable HTTP') {
-    const init = await fetch(http.mcpUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
-    });
-    await init.text();
-    sessionId = init.headers.get('mcp-session-id') as string;
+    sessionId = await openLegacySession(http.mcpUrl);
     head = `GET /mcp HTTP/1.1\r\n${host}Accept: text/event-stream\r\nMcp-Session-Id: ${sessionId}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`;
   } else {
     const { headers, body } = modernRequest(

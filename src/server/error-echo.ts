@@ -10,6 +10,10 @@
  * The same values reach the server log (a refusal, a failed callback's reason): a log line is cut
  * at MAX_LOG_LINE characters, room for a stack trace, not for a 4 MiB body.
  *
+ * The request's JSON-RPC `id` is the one value an answer must repeat; an error repeats it only
+ * when it is at most MAX_ECHOED_ID characters, and otherwise answers with `id: null`, as JSON-RPC
+ * does for an id it could not determine (a 1 MiB id drew a 1 MiB 403 and 400 in the fuzz).
+ *
  * A message is cut at MAX_ERROR_MESSAGE characters. `data` is left alone up to MAX_ERROR_DATA
  * characters of JSON (a tool's deliberate error data, such as a URL elicitation, passes whole);
  * beyond it every string in it is cut at MAX_DATA_STRING, and what is nested deeper than
@@ -21,6 +25,7 @@ import { clip } from './issues.js';
 export const MAX_ERROR_MESSAGE = 1000;
 export const MAX_ERROR_DATA = 4096;
 export const MAX_LOG_LINE = 8192;
+export const MAX_ECHOED_ID = 256;
 const MAX_DATA_STRING = 200;
 const MAX_DATA_DEPTH = 8;
 const MAX_DATA_ITEMS = 50;
@@ -64,12 +69,21 @@ export function boundedError<E extends WireError>(error: E): E {
   return { ...rest, message, ...(data !== undefined ? { data } : {}) } as E;
 }
 
+/** The id an error answer may repeat: a number, or a string of at most MAX_ECHOED_ID characters; else null. */
+export function echoableId(id: unknown): string | number | null {
+  if (typeof id === 'number') return id;
+  return typeof id === 'string' && id.length <= MAX_ECHOED_ID ? id : null;
+}
+
 /** A JSON-RPC message as it may be sent: an error response bounded, anything else unchanged. */
 export function boundedErrorResponse<M>(message: M): M {
-  const error = (message as { error?: unknown } | null)?.error;
+  const { error, id } = (message ?? {}) as { error?: unknown; id?: unknown };
   if (typeof error !== 'object' || error === null) return message;
   const bounded = boundedError(error as WireError);
-  return bounded === error ? message : { ...message, error: bounded };
+  const echoed = id === undefined ? id : echoableId(id);
+  return bounded === error && echoed === id
+    ? message
+    : { ...message, error: bounded, ...(id === undefined ? {} : { id: echoed }) };
 }
 
 /** One line for the server log, bounded. */

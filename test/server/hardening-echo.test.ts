@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPServer } from '../../src/index.js';
 import { fullConfig } from '../fixtures/tools.js';
-import { modernEnvelope, modernRequest, rawStdioChild, serveHttp } from '../helpers.js';
+import { modernEnvelope, modernRequest, openLegacySession, rawStdioChild, serveHttp } from '../helpers.js';
 import { RecordingLogger } from '../support/logger.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -131,6 +131,65 @@ describe('an unknown session id is not repeated whole', () => {
       expect(text, what).toMatch(/session not found: 's{100}…' is unknown/i);
       expect(text.length, what).toBeLessThan(400);
     }
+  });
+});
+
+describe('a refusal repeats no header and no over-long id', () => {
+  it('clips a refused Host or Origin, a legacy MCP-Protocol-Version, and answers id null for a 1 MiB id', async () => {
+    const { http } = await serve();
+    const legacy = (headers: Record<string, string>, id: unknown = 1): RequestInit => ({
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
+    });
+    const long = 'x'.repeat(8000);
+    const session = await openLegacySession(http.mcpUrl);
+    const cases: Array<[string, string, RequestInit, number]> = [
+      [
+        'a foreign Origin (Streamable HTTP)',
+        http.mcpUrl.href,
+        legacy({ origin: `http://${long}.example` }),
+        403,
+      ],
+      [
+        'a foreign Origin (HTTP+SSE)',
+        `${http.base}/sse`,
+        { headers: { origin: `http://${long}.example` } },
+        403,
+      ],
+      [
+        'a long MCP-Protocol-Version on a legacy session',
+        http.mcpUrl.href,
+        // A GET stream: a POST naming an unknown revision is the 2026-07-28 handler's to refuse (bounded above).
+        { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': long } },
+        400,
+      ],
+      // Before: the 403 repeated the id whole, and the SDK's -32600 refusal too.
+      [
+        'a 1 MiB id with a foreign Origin',
+        http.mcpUrl.href,
+        legacy({ origin: 'http://evil.example' }, MIB),
+        403,
+      ],
+    ];
+    for (const [what, url, init, status] of cases) {
+      const { status: got, text } = await answer(url, init);
+      expect(got, what).toBe(status);
+      expect(text.length, what).toBeLessThan(1024);
+      if (what.includes('id')) expect(JSON.parse(text).id, what).toBeNull();
+    }
+    const invalid = modernRequest('tools/list');
+    const { status, text } = await answer(http.mcpUrl, {
+      ...invalid,
+      body: JSON.stringify({ ...JSON.parse(invalid.body), id: MIB, params: [1] }),
+    });
+    expect(status).toBe(400);
+    expect(text.length).toBeLessThan(1024);
+    expect(JSON.parse(text).id).toBeNull();
   });
 });
 

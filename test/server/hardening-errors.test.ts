@@ -17,6 +17,7 @@ import {
   type Era,
   modernEnvelope,
   modernRequest,
+  openLegacySession,
   rawStdioChild,
   replyOf,
   serveHttp,
@@ -93,21 +94,10 @@ async function modernCall(
 
 /** A raw 2025-era session: `initialize`, then requests carrying its session id. */
 async function legacySession(url: URL) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  });
-  await replyOf(init);
   const session = {
-    ...headers,
-    'mcp-session-id': init.headers.get('mcp-session-id') as string,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': await openLegacySession(url),
     'mcp-protocol-version': '2025-11-25',
   };
   await fetch(url, {

@@ -16,6 +16,7 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { clip } from '../issues.js';
 import {
   type BodyLimits,
   readNodeBody,
@@ -45,6 +46,9 @@ export interface HostGuardOptions {
   enableDnsRebindingProtection?: boolean;
 }
 
+/** Longest refusal reason quoted from the SDK's validators, which repeat the header. */
+const MAX_REFUSAL = 200;
+
 /** `host:port` or `[v6]:port`: an SDK v1 entry, compared with the whole header. */
 const HOST_WITH_PORT = /^(\[[^\]]*\]|[^:]*):\d+$/;
 
@@ -69,7 +73,9 @@ function checkHost(host: string | undefined, allowed: string[]): string | undefi
     allowed.filter((entry) => !exact.includes(entry)),
   );
   if (checked.ok) return undefined;
-  return `${exact.length && host ? `Invalid Host: ${host}` : checked.message} (allowedHosts: ${allowed.join(', ')})`;
+  // The refused value is the request's own (up to Node's 16 KiB of headers): quoted cut.
+  const refused = exact.length && host ? `Invalid Host: ${host}` : checked.message;
+  return `${clip(refused, MAX_REFUSAL)} (allowedHosts: ${allowed.join(', ')})`;
 }
 
 function checkOrigin(origin: string | undefined, allowed: string[]): string | undefined {
@@ -81,7 +87,7 @@ function checkOrigin(origin: string | undefined, allowed: string[]): string | un
     allowed.filter((entry) => !isFullOrigin(entry)),
   );
   if (checked.ok) return undefined;
-  return `${checked.message} (allowedOrigins: ${allowed.join(', ')})`;
+  return `${clip(checked.message, MAX_REFUSAL)} (allowedOrigins: ${allowed.join(', ')})`;
 }
 
 /** What the guard looks at: the two headers and the address the request arrived on. */

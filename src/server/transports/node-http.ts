@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { echoableId } from '../error-echo.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 
 export type BodyLimits = Pick<ResolvedLimits, 'maxBodyBytes' | 'maxJsonDepth' | 'bodyTimeoutMs'>;
@@ -24,10 +25,14 @@ export type BodyOutcome = { ok: true; body: unknown } | ({ ok: false } & Refusal
 
 type RequestId = string | number | null;
 
-/** The id of the one JSON-RPC request a parsed body holds; null for anything else (a batch, junk). */
+/**
+ * The id a refusal of a parsed body repeats: the one JSON-RPC request's own, bounded
+ * (error-echo.ts); null for anything else (a batch, junk, an id too long to repeat).
+ */
 export function requestIdOf(body: unknown): RequestId {
-  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return echoableId(
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : null,
+  );
 }
 
 export function jsonRpcErrorText(

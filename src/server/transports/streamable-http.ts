@@ -31,7 +31,7 @@ import type { StreamableHTTPServerTransportOptions } from '../types.js';
 import { capacityMessage, sendOverCapacity } from './capacity.js';
 import { admitRequest } from './host-guard.js';
 import { LegacySessions, SessionActivity } from './legacy-sessions.js';
-import { answeringFailures, readJsonBody, sendJsonRpcError } from './node-http.js';
+import { answeringFailures, readJsonBody, requestIdOf, sendJsonRpcError } from './node-http.js';
 import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
 import { SessionStream } from './session-stream.js';
@@ -59,6 +59,9 @@ type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
 const OPEN_STREAM_METHODS = new Set(['subscriptions/listen', 'events/stream']);
 
 type RequestId = string | number | null;
+
+/** Longest `MCP-Protocol-Version` header a legacy request is served with (revisions are dates). */
+const MAX_VERSION_HEADER = 64;
 
 function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
   return typeof body === 'object' && body !== null ? (body as { method?: unknown; id?: RequestId }) : {};
@@ -175,7 +178,7 @@ export class StreamableHttpEndpoint {
     } catch (error) {
       const refused = protocolErrorIn(error);
       if (!refused) throw error;
-      sendJsonRpcError(res, 200, refused.code, refused.message, requestOf(body).id ?? null, refused.data);
+      sendJsonRpcError(res, 200, refused.code, refused.message, requestIdOf(body), refused.data);
       return false;
     }
   }
@@ -233,6 +236,13 @@ export class StreamableHttpEndpoint {
     options: StreamableHTTPServerTransportOptions,
     guard: ResponseGuard,
   ): Promise<void> {
+    // The SDK's transport refuses an unknown revision repeating the header whole (up to Node's
+    // 16 KiB of headers); no revision name is anywhere near this long.
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && version.length > MAX_VERSION_HEADER) {
+      sendJsonRpcError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${quoted(version)}`);
+      return;
+    }
     const stateless = options.serverless || ('sessionIdGenerator' in options && !options.sessionIdGenerator);
     if (stateless) {
       await this.handleStateless(req, res, body, options);
@@ -281,7 +291,7 @@ export class StreamableHttpEndpoint {
     const { maxSessions, sessionIdleTimeoutMs, maxConcurrentRequests } = this.limits;
     if (!this.sessions.reserve()) {
       const message = capacityMessage(maxSessions, 'legacy sessions', 'maxSessions');
-      sendOverCapacity(res, message, requestOf(body).id ?? null);
+      sendOverCapacity(res, message, requestIdOf(body));
       return;
     }
     const owner = principalOf(req.auth);
