@@ -11,6 +11,7 @@ const unit = [
   'test/e2e/architecture.test.ts',
   'test/e2e/events-wire.test.ts',
   'test/e2e/readme.test.ts',
+  'test/e2e/error-reference.test.ts',
   'test/client/client-typed.test.ts',
   'test/client/client-catalog.test.ts',
   'test/server/server-mastra.test.ts',
@@ -28,6 +29,8 @@ const unit = [
   'test/client/client-interop.test.ts',
   'test/client/hardening-client-schemas.test.ts',
   'test/e2e/public-seams.test.ts',
+  'test/server/server-options.test.ts',
+  'test/client/client-options.test.ts',
 ];
 
 export default defineConfig({
@@ -41,8 +44,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: unit } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: unit },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, 'test/runtimes/**'] },
       },
+      // server.fetch on Node (Hono), Bun, Deno and workerd: one server process per runtime, binaries
+      // from the npm packages of the same names (scripts/provision-tests.sh checks they run).
+      { extends: true, test: { name: 'runtimes', include: ['test/runtimes/**/*.test.ts'] } },
     ],
   },
 });

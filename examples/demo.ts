@@ -292,17 +292,9 @@ async function main(): Promise<void> {
         { dish: 'tart', price: 9, qty: 1 },
       ],
     };
+    // The run's output, structured as the workflow's outputSchema says.
     const quoted = check(await m.callTool({ name: 'run_quote', arguments: order }), 'run_quote');
-    const run = JSON.parse(textOf(quoted)) as {
-      status: string;
-      result: unknown;
-      steps: Record<string, { status?: string }>;
-    };
-    const steps = Object.entries(run.steps)
-      .filter(([, step]) => step.status)
-      .map(([id, step]) => `${id} (${step.status})`);
-    line('workflow', `run_quote -> ${run.status} ${JSON.stringify(run.result)}`);
-    line('', `steps    ${steps.join(' -> ')}`);
+    line('workflow', `run_quote -> structuredContent ${JSON.stringify(quoted.structuredContent)}`);
 
     // -- Resources ----------------------------------------------------------------------------
     const { resources } = await m.listResources();

@@ -20,6 +20,13 @@ const ERRORS = {
   CLIENT_INVALID_TYPEGEN_CONFIG: 'USER',
   /** The `webhook` option is malformed. */
   CLIENT_INVALID_WEBHOOK_CONFIG: 'USER',
+  /**
+   * A client-wide option unknown, of the wrong type or outside its allowed values (`toolNameSeparator`),
+   * or the same of `events.subscribe()` or `MCPEventsSignalProvider` options.
+   */
+  CLIENT_INVALID_OPTION: 'USER',
+  /** A config file (`MCPClient.fromConfig()`) that cannot be read or used: path, line and field named. */
+  CLIENT_INVALID_CONFIG_FILE: 'USER',
   /** A second MCPClient with the same servers and no `id`. */
   CLIENT_MULTIPLE_INITIALIZATIONS: 'USER',
   /** A call names a server the client does not have. */
@@ -36,6 +43,8 @@ const ERRORS = {
   CLIENT_PROXY_TOOL_NOT_FOUND: 'USER',
   /** A server proxy's tool was called with arguments its input schema refuses. */
   CLIENT_PROXY_INVALID_TOOL_INPUT: 'USER',
+  /** A tool was called with arguments its input schema refuses (checked before the call is sent). */
+  CLIENT_INVALID_TOOL_ARGUMENTS: 'USER',
   // MCPClient: what a server did
   /** A server could not be connected to (its cause in words). */
   CLIENT_CONNECT_FAILED: 'THIRD_PARTY',
@@ -138,6 +147,8 @@ const ERRORS = {
   /** A webhook delivery could not be queued. */
   EVENTS_WEBHOOK_ENQUEUE_FAILED: 'THIRD_PARTY',
   // MCPServer
+  /** An MCPServer option (constructor or `startHTTP()`) unknown or of the wrong type, outside the groups below. */
+  SERVER_INVALID_OPTION: 'USER',
   /** The `limits` option is malformed. */
   SERVER_INVALID_LIMITS_OPTION: 'USER',
   /** The `requestState` option is malformed. */
@@ -168,8 +179,14 @@ const ERRORS = {
   SERVER_WORKFLOW_FAILED: 'USER',
   /** The OAuth options (resource, authorization servers) are malformed. */
   SERVER_INVALID_OAUTH_CONFIG: 'USER',
+  /** A value `listen()` or the `http` option (what `server.fetch()` serves) cannot serve with: a path, a `cors` origin, a port. */
+  SERVER_INVALID_HTTP_OPTION: 'USER',
+  /** `listen()` could not listen: the port is taken, or the address is not this machine's. */
+  SERVER_LISTEN_FAILED: 'SYSTEM',
   /** An RFC 7662 introspection endpoint failed or answered nonsense. */
   SERVER_TOKEN_INTROSPECTION_FAILED: 'THIRD_PARTY',
+  /** The `events` option (or an `events.define()` type) has an unknown key or a value of the wrong type. */
+  SERVER_INVALID_EVENTS_OPTION: 'USER',
   /** `events.define()` on a server without the `events` option. */
   SERVER_EVENTS_NOT_CONFIGURED: 'USER',
   /** `events.define()` of a type without a name or without any delivery mode this server offers. */

@@ -14,6 +14,13 @@ export {
 } from './client/auth/simple-token-provider.js';
 export { InMemoryOAuthStorage, type OAuthStorage } from './client/auth/storage.js';
 export { MCPClient } from './client/client.js';
+export type {
+  MCPClientConfigOptions,
+  MCPConfig,
+  MCPConfigInput,
+  MCPConfigServer,
+  MCPServerConfigOverrides,
+} from './client/config-file/types.js';
 export { InMemoryMCPEventCursorStore, type MCPEventCursorStore } from './client/events/cursor-store.js';
 export type { MCPClientEvents } from './client/events/event-actions.js';
 export {

@@ -21,6 +21,7 @@ export {
   type LoggingLevel,
   MCPClient,
   type MCPClientCapabilities,
+  type MCPClientConfigOptions,
   type MCPClientElicitation,
   type MCPClientEvents,
   type MCPClientOptions,
@@ -31,6 +32,9 @@ export {
   type MCPClientTasks,
   type MCPClientTools,
   type MCPClientWebhookOptions,
+  type MCPConfig,
+  type MCPConfigInput,
+  type MCPConfigServer,
   type MCPElicitationRequest,
   type MCPEmitOptions,
   type MCPEmittedEvent,
@@ -79,6 +83,7 @@ export {
   type MCPServerCompletion,
   type MCPServerCompletionRequest,
   type MCPServerConfig,
+  type MCPServerConfigOverrides,
   type MCPServerEventBus,
   type MCPServerEventBusListener,
   type MCPServerEventBusMember,
@@ -208,6 +213,9 @@ interface BaseServerOptions {
     jsonSchemaValidator?: jsonSchemaValidator;
     maxPatternInstructions?: number;
     maxMessageBytes?: number;
+    toolPrefix?: string;
+    includeTools?: string[];
+    excludeTools?: string[];
 }
 declare const DEFAULT_LIMITS: ResolvedLimits;
 type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
@@ -230,11 +238,14 @@ interface DetailedTask extends Task {
     inputRequests?: Record<string, TaskInputRequest>;
     result?: Record<string, unknown>;
     error?: TaskError;
+    _meta?: Record<string, unknown>;
 }
 declare const ERRORS: {
     readonly CLIENT_INVALID_SERVER_CONFIG: "USER";
     readonly CLIENT_INVALID_TYPEGEN_CONFIG: "USER";
     readonly CLIENT_INVALID_WEBHOOK_CONFIG: "USER";
+    readonly CLIENT_INVALID_OPTION: "USER";
+    readonly CLIENT_INVALID_CONFIG_FILE: "USER";
     readonly CLIENT_MULTIPLE_INITIALIZATIONS: "USER";
     readonly CLIENT_UNKNOWN_SERVER: "USER";
     readonly CLIENT_HOST_NOT_ALLOWED: "USER";
@@ -243,6 +254,7 @@ declare const ERRORS: {
     readonly CLIENT_INPUT_REQUEST_UNSUPPORTED: "USER";
     readonly CLIENT_PROXY_TOOL_NOT_FOUND: "USER";
     readonly CLIENT_PROXY_INVALID_TOOL_INPUT: "USER";
+    readonly CLIENT_INVALID_TOOL_ARGUMENTS: "USER";
     readonly CLIENT_CONNECT_FAILED: "THIRD_PARTY";
     readonly CLIENT_INVALID_TOOL_DEFINITION: "THIRD_PARTY";
     readonly CLIENT_UNSUPPORTED_SCHEMA_DIALECT: "THIRD_PARTY";
@@ -292,6 +304,7 @@ declare const ERRORS: {
     readonly EVENTS_DELIVERY_INTERRUPTED: "THIRD_PARTY";
     readonly EVENTS_SERVER_ERROR: "THIRD_PARTY";
     readonly EVENTS_WEBHOOK_ENQUEUE_FAILED: "THIRD_PARTY";
+    readonly SERVER_INVALID_OPTION: "USER";
     readonly SERVER_INVALID_LIMITS_OPTION: "USER";
     readonly SERVER_INVALID_REQUEST_STATE_OPTION: "USER";
     readonly SERVER_APP_RESOURCE_INVALID: "USER";
@@ -307,7 +320,10 @@ declare const ERRORS: {
     readonly SERVER_TOOL_OUTPUT_INVALID: "USER";
     readonly SERVER_WORKFLOW_FAILED: "USER";
     readonly SERVER_INVALID_OAUTH_CONFIG: "USER";
+    readonly SERVER_INVALID_HTTP_OPTION: "USER";
+    readonly SERVER_LISTEN_FAILED: "SYSTEM";
     readonly SERVER_TOKEN_INTROSPECTION_FAILED: "THIRD_PARTY";
+    readonly SERVER_INVALID_EVENTS_OPTION: "USER";
     readonly SERVER_EVENTS_NOT_CONFIGURED: "USER";
     readonly SERVER_INVALID_EVENT_TYPE: "USER";
     readonly SERVER_INVALID_EVENT_DATA: "USER";
@@ -355,6 +371,7 @@ interface HttpServerDefinition extends BaseServerOptions {
     url: URL;
     requestInit?: RequestInit;
     eventSourceInit?: MCPEventSourceInit;
+    transport?: 'streamable-http' | 'sse';
     fetch?: MastraFetchLike;
     allowedHosts?: string[];
     authProvider?: OAuthClientProvider;
@@ -467,6 +484,7 @@ declare class MCPClient<TServers = never> {
         outFile: string;
     }> | undefined;
     private readonly connections;
+    private readonly toolNames;
     private readonly authenticators;
     private hooked;
     logger: IMastraLogger;
@@ -478,6 +496,7 @@ declare class MCPClient<TServers = never> {
     readonly elicitation: MCPClientElicitation;
     readonly events: MCPClientEvents;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
+    static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClient<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
     [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, ToolSchemaOverBudget>>;
     get id(): string | undefined;
@@ -485,6 +504,7 @@ declare class MCPClient<TServers = never> {
     private installHooks;
     private connection;
     private definitionsOf;
+    private namesOf;
     private toolsetFrom;
     private buildTool;
     private toolsetOf;
@@ -503,7 +523,7 @@ declare class MCPClient<TServers = never> {
     listToolsets(): Promise<MCPToolsetMap<TServers>>;
     listToolsetsWithErrors(options?: WithErrorsOptions): Promise<MCPToolsetsWithErrors<TServers>>;
     private discoverToolsets;
-    private readonly where;
+    private readonly server;
     getServerInstructions(): Record<string, string | undefined>;
     getServerInfo(): Record<string, MCPServerImplementation | undefined>;
     toMCPServerProxies(): Promise<Record<string, MCPClientServerProxy>>;
@@ -521,6 +541,12 @@ interface MCPClientCapabilities {
         url?: Record<string, unknown>;
     };
     extensions?: Record<string, unknown>;
+}
+interface MCPClientConfigOptions<TServers = never> extends Omit<MCPClientOptions<TServers>, 'servers'> {
+    servers?: Record<string, MCPServerConfigOverrides>;
+    inputs?: Record<string, string> | ((input: MCPConfigInput) => string | undefined | Promise<string | undefined>);
+    environment?: Record<string, string | undefined>;
+    workspaceFolder?: string;
 }
 interface MCPClientElicitation {
     onRequest(serverName: string, handler: ElicitationHandler): Promise<void>;
@@ -543,6 +569,7 @@ interface MCPClientOptions<TServers = never> {
     };
     registerProcessHooks?: boolean;
     webhook?: MCPClientWebhookOptions;
+    toolNameSeparator?: string;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -657,6 +684,33 @@ interface MCPClientWebhookOptions {
     ttlMs?: number | null;
     refreshMarginMs?: number;
     maxRememberedDeliveries?: number;
+}
+interface MCPConfig {
+    mcpServers?: Record<string, MCPConfigServer>;
+    servers?: Record<string, MCPConfigServer>;
+    inputs?: MCPConfigInput[];
+}
+interface MCPConfigInput {
+    id: string;
+    type?: string;
+    description?: string;
+    password?: boolean;
+    default?: string;
+    options?: unknown[];
+}
+interface MCPConfigServer {
+    type?: 'stdio' | 'http' | 'streamable-http' | 'sse';
+    command?: string;
+    args?: string[];
+    env?: Record<string, string | number | null>;
+    envFile?: string;
+    cwd?: string;
+    url?: string;
+    headers?: Record<string, string>;
+    dev?: unknown;
+    sandboxEnabled?: boolean;
+    sandbox?: unknown;
+    auth?: unknown;
 }
 type MCPElicitationRequest = ElicitRequestFormParams & {
     serverName: string;
@@ -909,6 +963,9 @@ declare class MCPServer extends MCPServerBase {
     private readonly loadHonoSse;
     private readonly resourceHandlers;
     private stdio;
+    private readonly httpConfig;
+    private readonly listeners;
+    private readonly misconfigurations;
     private readonly eventsService;
     private readonly tasksService;
     private readonly mastraTools;
@@ -931,6 +988,7 @@ declare class MCPServer extends MCPServerBase {
     readonly elicitation: {
         sendRequest: (request: ElicitationRequest) => Promise<ElicitResult>;
     };
+    readonly fetch: (request: Request) => Promise<Response>;
     readonly toolActions: {
         add: (tools: ToolsInput) => Promise<void>;
         remove: (toolIds: string[]) => Promise<void>;
@@ -942,14 +1000,18 @@ declare class MCPServer extends MCPServerBase {
     private coreTools;
     private createInstance;
     startStdio(): Promise<void>;
-    startHTTP(options: MCPServerHTTPOptions): Promise<void>;
+    startHTTP(options: MCPServerHTTPOptions & {
+        cors?: MCPServerCorsOptions;
+    }): Promise<void>;
+    private logMisconfiguration;
+    listen(options: MCPServerListenOptions): Promise<MCPServerListener>;
     startSSE(options: SseOptions): Promise<void>;
     startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined>;
     close(): Promise<void>;
     getStdioTransport(): StdioServerTransport | undefined;
     getSseTransport(): _$_modelcontextprotocol_server_legacy_sse0.SSEServerTransport | undefined;
     getSseHonoTransport(): SSETransport | undefined;
-    getStreamableHTTPTransport(): _$_modelcontextprotocol_node0.NodeStreamableHTTPServerTransport | undefined;
+    getStreamableHTTPTransport(): _$_modelcontextprotocol_server0.WebStandardStreamableHTTPServerTransport | undefined;
     sendLoggingMessage(params: {
         level: LoggingLevel;
         data: unknown;
@@ -1006,6 +1068,11 @@ interface MCPServerConfig extends MCPServerConfig {
     requestState?: MCPServerRequestStateOptions;
     limits?: MCPServerLimits;
     redactErrors?: boolean;
+    http?: MCPServerHttpConfig;
+}
+type MCPServerConfigOverrides = Partial<StdioServerDefinition> | Partial<HttpServerDefinition>;
+interface MCPServerCorsOptions {
+    origins: string[];
 }
 type MCPServerDefinitions<TServers> = IsUntyped<TServers> extends true ? Record<string, MastraMCPServerDefinition> : {
     [S in keyof TServers]: MastraMCPServerDefinition;
@@ -1050,6 +1117,11 @@ interface MCPServerEventsConfig {
 type MCPServerHonoSSEStartOptions = (MCPServerHonoSSEOptions & HostGuardOptions) | (SseOptions & {
     context?: undefined;
 });
+interface MCPServerHttpConfig extends StreamableHTTPServerTransportOptions {
+    path?: string;
+    cors?: MCPServerCorsOptions;
+    oauth?: OAuthProtectionOptions;
+}
 interface MCPServerImplementation extends Implementation {
 }
 interface MCPServerLimits {
@@ -1066,6 +1138,15 @@ interface MCPServerLimits {
     maxStreamBufferBytes?: number;
     streamWriteTimeoutMs?: number;
     maxConcurrentRequests?: number;
+}
+interface MCPServerListenOptions extends MCPServerHttpConfig {
+    port: number;
+    host?: string;
+    closeTimeoutMs?: number;
+}
+interface MCPServerListener {
+    url: URL;
+    close(): Promise<void>;
 }
 type MCPServerPrompts = {
     listPrompts: () => Promise<Prompt[]>;
@@ -1196,6 +1277,7 @@ interface MCPTaskUpdate {
     inputRequests?: DetailedTask['inputRequests'];
     result?: DetailedTask['result'];
     error?: DetailedTask['error'];
+    _meta?: DetailedTask['_meta'];
 }
 interface MCPTaskWaitOptions {
     signal?: AbortSignal;
@@ -1229,7 +1311,7 @@ interface MCPToolDefinition {
 interface MCPToolDefinitionsWithErrors extends FanOutErrors {
     definitions: Record<string, Record<string, MCPToolDefinition>>;
 }
-type MCPToolExecuteResult<TOutput> = TOutput | (CallToolResult & Record<string, unknown>) | ValidationError | undefined;
+type MCPToolExecuteResult<TOutput> = TOutput | (CallToolResult & Record<string, unknown>) | undefined;
 type MCPToolMap<TServers> = IsUntyped<TServers> extends true ? Record<string, MCPTool> : {
     [E in ToolEntries<TServers> as E['key']]?: TypedToolOf<E['entry']>;
 };
@@ -1393,6 +1475,7 @@ interface StdioServerDefinition extends BaseServerOptions {
     env?: Record<string, string>;
     inheritDefaultEnv?: boolean;
     cwd?: string;
+    stderr?: 'inherit' | 'ignore' | ((line: string) => void);
     url?: never;
 }
 interface StreamableHTTPServerTransportOptions extends HostGuardOptions {
@@ -1590,7 +1673,7 @@ interface WithErrorsOptions {
 }
 declare function createIntrospectionValidator(url: string, options: IntrospectionValidatorOptions): TokenValidator;
 declare function createOAuthCallbackServer(options: OAuthCallbackServerOptions): Promise<OAuthCallbackServer>;
-declare function createOAuthMiddleware({ oauth, mcpPath, logger }: OAuthMiddlewareOptions): OAuthMiddleware;
+declare function createOAuthMiddleware(options: OAuthMiddlewareOptions): OAuthMiddleware;
 declare function createSimpleTokenProvider(token: string, options: SimpleTokenProviderOptions): MCPOAuthClientProvider;
 declare function createStaticTokenValidator(tokens: string[]): TokenValidator;
 declare function getCallbackUrlCandidates(redirectUrl: string | URL): URL[];

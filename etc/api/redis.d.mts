@@ -44,6 +44,7 @@ interface DetailedTask extends Task {
     inputRequests?: Record<string, TaskInputRequest>;
     result?: Record<string, unknown>;
     error?: TaskError;
+    _meta?: Record<string, unknown>;
 }
 type EventCursor = string | null;
 interface MCPEventCursorStore {
@@ -147,6 +148,7 @@ interface MCPTaskUpdate {
     inputRequests?: DetailedTask['inputRequests'];
     result?: DetailedTask['result'];
     error?: DetailedTask['error'];
+    _meta?: DetailedTask['_meta'];
 }
 interface MCPWebhookQueue {
     open(context: WebhookDeliveryContext): WebhookDelivery;

@@ -6,7 +6,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import type { ServerConnection } from './connection.js';
-import { messageOf } from './errors.js';
 import { type FanOutResult, fanOut } from './fan-out.js';
 import { listVersionedPrompts } from './prompt-listing.js';
 import type {
@@ -33,7 +32,7 @@ export function wrap(
 ) {
   return mcpError(
     id,
-    `MCP server '${connection.name}': ${what} failed: ${messageOf(error)}`,
+    `MCP server '${connection.name}': ${what} failed: ${connection.describeFailure(error)}`,
     { server: connection.name, ...details },
     error,
   );
@@ -79,7 +78,7 @@ function listEverywhere<T>(
   listOne: (connection: ServerConnection, signal?: AbortSignal) => Promise<T[]>,
 ) {
   return (options?: WithErrorsOptions) =>
-    fanOut(lookup.names(), (name, signal) => listOne(lookup.get(name), signal), options);
+    fanOut(lookup.names(), (name, signal) => listOne(lookup.get(name), signal), options, lookup.get);
 }
 
 /** Registers a handler on a server and, on 2026-07-28, widens its listen stream to match. */

@@ -3,9 +3,10 @@
  * (`server_tool`), fans listings out concurrently with per-server errors, manages instances and
  * process hooks. Connections open lazily, on the first operation that needs them.
  */
-import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
+import { ConsoleLogger, type IMastraLogger, LogLevel } from '@mastra/core/logger';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { type MCPClientServerProxy, proxyLifecycle } from '../proxy/server-proxy.js';
+import { lazyModule } from '../shared/lazy-module.js';
 import {
   elicitationActions,
   progressActions,
@@ -15,11 +16,13 @@ import {
 } from './actions.js';
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
+import type { MCPClientConfigOptions, MCPConfig } from './config-file/types.js';
 import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
 import { legacyMessage, messageOf } from './errors.js';
 import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
+import { checkClientOptions } from './options.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
 import { taskActions } from './tasks/actions.js';
 import type { MCPClientTasks } from './tasks/types.js';
@@ -29,8 +32,9 @@ import {
   type MCPToolDefinition,
   reservedKeyProblem,
 } from './tools/definition.js';
-import { mastraTool, toolKey } from './tools/mastra-tool.js';
+import { mastraTool } from './tools/mastra-tool.js';
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
+import { ServerToolNames, toolNameSeparator } from './tools/tool-names.js';
 import { loadValidation } from './tools/validation.js';
 import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
@@ -55,6 +59,9 @@ type ToolSource = 'listing' | 'catalog';
 /** How long disconnect() lets event subscriptions end (webhook unsubscribes) before closing connections. */
 export const DISCONNECT_EVENTS_GRACE_MS = 1000;
 
+/** Config files are read by `MCPClient.fromConfig()` only: node:fs and the parser load with its first call. */
+const loadConfigFile = lazyModule(() => import('./config-file/load.js'));
+
 /** Lets the `generate` command recognise clients built by another copy of this package (ESM and CJS). */
 export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
 /** Per server, the tools the last listing skipped for exceeding a schema budget (for the generator). */
@@ -65,9 +72,12 @@ export class MCPClient<TServers = never> {
   /** `typegen` as given at construction (frozen); read by `mastra-mcp generate`. */
   readonly typegen: Readonly<{ outFile: string }> | undefined;
   private readonly connections = new Map<string, ServerConnection>();
+  /** Per server: its tools' keys and which tools it shows (tool-names.ts). */
+  private readonly toolNames = new Map<string, ServerToolNames>();
   private readonly authenticators = new Map<string, ServerAuthenticator>();
   private hooked = false;
-  logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient' });
+  /** Shows warnings and errors (a stdio server's among them: stderr-lines.ts) until replaced. */
+  logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient', level: LogLevel.WARN });
 
   readonly resources!: MCPClientResources;
   readonly prompts!: MCPClientPrompts;
@@ -80,6 +90,7 @@ export class MCPClient<TServers = never> {
   readonly events!: MCPClientEvents;
 
   constructor(options: MCPClientOptions<NoInfer<TServers>>) {
+    checkClientOptions(options);
     const { typegen } = options;
     if (typegen !== undefined && (typeof typegen?.outFile !== 'string' || typegen.outFile.trim() === '')) {
       throw mcpError(
@@ -95,19 +106,10 @@ export class MCPClient<TServers = never> {
       // biome-ignore lint/correctness/noConstructorReturn: the documented instance cache returns the live client
       return claimed;
     }
+    const separator = toolNameSeparator(options.toolNameSeparator);
     for (const [name, definition] of Object.entries(
       options.servers as Record<string, MastraMCPServerDefinition>,
     )) {
-      if (
-        !definition ||
-        (!('command' in definition && definition.command) && !('url' in definition && definition.url))
-      ) {
-        throw mcpError(
-          MCPErrorCode.CLIENT_INVALID_SERVER_CONFIG,
-          `MCP server '${name}': configure either 'command' (stdio) or 'url' (HTTP)`,
-          { server: name },
-        );
-      }
       for (const [option, least] of [
         ['maxPatternInstructions', 0],
         ['maxMessageBytes', 1],
@@ -120,6 +122,7 @@ export class MCPClient<TServers = never> {
             { server: name, field: option },
           );
       }
+      this.toolNames.set(name, new ServerToolNames(name, definition, separator));
       this.connections.set(
         name,
         new ServerConnection(name, definition, {
@@ -144,6 +147,23 @@ export class MCPClient<TServers = never> {
     this.elicitation = elicitationActions(lookup);
     this.events = eventActions(lookup, options.webhook);
     this.tasks = taskActions(lookup);
+  }
+
+  /**
+   * A client for the servers of a Claude Desktop, Claude Code, Cursor or VS Code config file: its
+   * path, a `file:` URL, or its parsed content (config-file/load.ts). `options` are the client's,
+   * plus options added to the file's servers (`servers`), `${input:id}` values (`inputs`), and
+   * what `${env:NAME}` and `${workspaceFolder}` read (`environment`, `workspaceFolder`).
+   */
+  static async fromConfig<TServers = never>(
+    config: string | URL | MCPConfig,
+    options: MCPClientConfigOptions<NoInfer<TServers>> = {},
+  ): Promise<MCPClient<TServers>> {
+    const { clientOptionsFromConfig } = await loadConfigFile();
+    const { clientOptions, warnings } = await clientOptionsFromConfig(config, options);
+    const client = new MCPClient<TServers>(clientOptions as MCPClientOptions<NoInfer<TServers>>);
+    for (const warning of warnings) client.logger.warn(warning);
+    return client;
   }
 
   get [MCP_CLIENT_BRAND](): true {
@@ -213,7 +233,20 @@ export class MCPClient<TServers = never> {
       version: connection.serverInfo?.version,
       instructions: connection.instructions,
     };
-    return Object.fromEntries(tools.map((tool) => [tool.name, definitionFrom(tool, server)]));
+    const names = this.namesOf(serverName);
+    const listed = tools.map((tool) => tool.name);
+    for (const entry of names.unmatchedIncludes(listed))
+      connection.log(
+        'warning',
+        `MCP server '${serverName}': includeTools entry '${entry}' matches none of its tools (${listed.slice(0, 20).join(', ') || 'none'}${listed.length > 20 ? ', …' : ''}); check its spelling`,
+      );
+    return Object.fromEntries(
+      tools.filter((tool) => names.shows(tool.name)).map((tool) => [tool.name, definitionFrom(tool, server)]),
+    );
+  }
+
+  private namesOf(serverName: string): ServerToolNames {
+    return this.toolNames.get(serverName) as ServerToolNames;
   }
 
   /** Executable tools for one server; a tool that cannot be built is skipped with a logged error. */
@@ -223,7 +256,10 @@ export class MCPClient<TServers = never> {
     source: ToolSource,
   ): Record<string, MCPTool> {
     const toolset: Record<string, MCPTool> = {};
+    const names = this.namesOf(connection.name);
     for (const [name, definition] of Object.entries(definitions)) {
+      // A cached catalog may hold tools the filters hide.
+      if (!names.shows(name)) continue;
       // A listing's names were screened on arrival (tool-list guard); a catalog's keys are checked here.
       const reserved = reservedKeyProblem(name);
       if (reserved) {
@@ -260,7 +296,10 @@ export class MCPClient<TServers = never> {
       });
     }
     try {
-      return mastraTool(connection, definition, { eager: source === 'listing' }) as unknown as MCPTool;
+      return mastraTool(connection, definition, {
+        eager: source === 'listing',
+        key: this.namesOf(connection.name).key(definition.name),
+      }) as unknown as MCPTool;
     } catch (error) {
       throw mcpError(
         MCPErrorCode.CLIENT_INVALID_TOOL_DEFINITION,
@@ -292,7 +331,7 @@ export class MCPClient<TServers = never> {
       [...this.connections.keys()],
       (name, signal) => this.definitionsOf(name, signal),
       options,
-      this.where,
+      this.server,
     );
     return { definitions: values, ...rest };
   }
@@ -349,25 +388,34 @@ export class MCPClient<TServers = never> {
   }
 
   /**
-   * Servers' tools under `server_tool` keys, the servers taken in configured order (whichever
-   * answered first). A key that is an Object.prototype property is skipped. Two servers can make
-   * the same key (`x_y`'s tool `z` and `x`'s tool `y_z`): it stays with the server configured
-   * first, and the other tool is left out, logged naming both (listToolsets() keeps both).
+   * Servers' tools under their keys (`server_tool` by default: tool-names.ts), the servers taken
+   * in configured order (whichever answered first). A key that is an Object.prototype property is
+   * skipped. Two tools can make the same key (`x_y`'s tool `z` and `x`'s tool `y_z`; two servers
+   * given one `toolPrefix`; `a.b` and `a_b` of one server): it stays with the server configured
+   * first, or the tool listed first, and the other tool is left out, logged naming both
+   * (listToolsets() keeps both).
    */
   private namespaced(toolsets: Record<string, Record<string, MCPTool>>): Record<string, MCPTool> {
     const tools: Record<string, MCPTool> = {};
     const holders = new Map<string, { server: string; tool: string }>();
     for (const [serverName, connection] of this.connections) {
+      const names = this.namesOf(serverName);
       for (const [name, tool] of Object.entries(toolsets[serverName] ?? {})) {
-        const key = toolKey(serverName, name);
+        const key = names.key(name);
         const reserved = reservedKeyProblem(key, 'key');
         const holder = holders.get(key);
+        const leftOut = `MCP server '${serverName}': tool '${name}' left out of the listTools() map: its key '${key}' is already`;
         if (reserved)
           connection.log('error', `MCP server '${serverName}': tool '${name}' skipped: ${reserved}`);
+        else if (holder?.server === serverName)
+          connection.log(
+            'error',
+            `${leftOut} its tool '${holder.tool}' (keys keep only letters, digits, '_' and '-', and at most 64 characters, as model providers require); leave one of the two out with excludeTools (listToolsets() keeps both)`,
+          );
         else if (holder)
           connection.log(
             'error',
-            `MCP server '${serverName}': tool '${name}' left out of the server_tool map: its key '${key}' is already tool '${holder.tool}' of MCP server '${holder.server}', configured before it; rename one of the two servers (listToolsets() groups tools by server and keeps both)`,
+            `${leftOut} tool '${holder.tool}' of MCP server '${holder.server}', configured before it; give one of the two servers another toolPrefix, or leave one tool out with excludeTools (listToolsets() groups tools by server and keeps both)`,
           );
         else {
           tools[key] = tool;
@@ -393,12 +441,12 @@ export class MCPClient<TServers = never> {
       [...this.connections.keys()],
       (name, signal) => this.toolsetOf(name, signal),
       options,
-      this.where,
+      this.server,
     );
   }
 
-  /** `at <url>` or `(command '…')` of a configured server, for messages. */
-  private readonly where = (serverName: string): string => this.connection(serverName).where;
+  /** A configured server as fan-outs report it (where it is, failures in words). */
+  private readonly server = (serverName: string): ServerConnection => this.connection(serverName);
 
   /** Instructions each server advertised; undefined until it connected, or when it has none. */
   getServerInstructions(): Record<string, string | undefined> {

@@ -10,6 +10,7 @@
  * Each transport reads within `maxMessageBytes` (message-bound.ts); the schemas compile within
  * the server's pattern budget (pattern-budget.ts).
  */
+import { MastraError } from '@mastra/core/error';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
   BAGGAGE_META_KEY,
@@ -29,6 +30,7 @@ import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import { Activity } from './activity.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
+import type { TimeoutSetting } from './errors.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import { offersTasks, TaskPush } from './tasks/task-push.js';
@@ -140,6 +142,15 @@ export class ServerConnection {
     return this.definition.timeout ?? this.settings.timeout;
   }
 
+  /** The timeout and the option it comes from, for the message of a request that ran into it. */
+  get timeoutSetting(): TimeoutSetting {
+    const option =
+      this.definition.timeout !== undefined
+        ? `the 'timeout' of server '${this.name}': raise it if the server needs longer`
+        : `the client's 'timeout', ${DEFAULT_TIMEOUT_MS} ms unless set: raise it, or set 'timeout' on server '${this.name}'`;
+    return { ms: this.timeout, option };
+  }
+
   /** 'modern' (2026-07-28) or 'legacy', once connected. */
   get era(): 'modern' | 'legacy' | undefined {
     return this.client?.getProtocolEra();
@@ -249,11 +260,14 @@ export class ServerConnection {
 
   private fallbackAfter(error: unknown): string | undefined {
     if (isHttp(this.definition)) {
-      return refusesStreamableHttp(error)
+      // A pinned `transport` has no fallback.
+      return this.definition.transport === undefined && refusesStreamableHttp(error)
         ? 'Streamable HTTP was refused; trying the legacy SSE transport'
         : undefined;
     }
-    return this.definition.protocolVersion === undefined
+    // A program that crashed before answering would crash again: no second start.
+    const crashed = error instanceof StdioExitError && error.crashed;
+    return this.definition.protocolVersion === undefined && !crashed
       ? 'the server/discover probe failed; trying the legacy initialize handshake on a fresh process'
       : undefined;
   }
@@ -298,7 +312,8 @@ export class ServerConnection {
   private async open(signal: AbortSignal): Promise<Client> {
     let client: Client;
     try {
-      client = await this.attempt(false, signal);
+      // `transport: 'sse'` starts where the fallback would.
+      client = await this.attempt(isHttp(this.definition) && this.definition.transport === 'sse', signal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const fallback = this.fallbackAfter(error);
@@ -367,7 +382,7 @@ export class ServerConnection {
   /** Why a connect attempt failed, in words: the cause underneath, not the SDK's wrapping. */
   private failureOf(error: unknown): string {
     if (error instanceof StdioExitError) return error.message;
-    const described = describeCause(error, this.timeout);
+    const described = describeCause(error, this.timeoutSetting);
     if (described) return described;
     const code = findCause(error, SdkError)?.code;
     if (
@@ -375,11 +390,25 @@ export class ServerConnection {
       (code === SdkErrorCode.EraNegotiationFailed || code === SdkErrorCode.ConnectionClosed)
     )
       return 'the process closed its connection before answering the handshake';
-    // Whatever else the message quotes, the configured URL appears without its credentials and query.
+    return this.scrubbed(error);
+  }
+
+  /** The message of `error`; whatever else it quotes, the configured URL appears without its credentials and query. */
+  private scrubbed(error: unknown): string {
     const { definition } = this;
     return isHttp(definition)
       ? messageOf(error).replaceAll(String(definition.url), displayUrl(definition.url))
       : messageOf(error);
+  }
+
+  /**
+   * Why an operation on this server failed, in words: this package's own errors (a failed
+   * connect) as they are, else the cause a connect would name (refused, DNS, TLS, an HTTP status
+   * rather than the page it sent, a timeout and its option), else the message.
+   */
+  describeFailure(error: unknown): string {
+    if (error instanceof MastraError) return error.message;
+    return describeCause(error, this.timeoutSetting) ?? this.scrubbed(error);
   }
 
   /**

@@ -2,7 +2,8 @@
  * How the client words what went wrong (the ids and the constructor are src/errors.ts). Every error a user sees names the server (and tool, URI or prompt)
  * it concerns; `errorDetail()` keeps the HTTP status and transport code machine-readable, and
  * `describeCause()` turns the innermost fact of a cause chain (a refused connection, a DNS or TLS
- * failure, an HTTP status, a missing command) into words, instead of the SDK's `fetch failed`.
+ * failure, an HTTP status rather than the page it came with, a timeout and the option that set it,
+ * a missing command) into words, instead of the SDK's `fetch failed`.
  */
 import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
@@ -30,11 +31,22 @@ export function findCause<T>(error: unknown, type: abstract new (...args: never[
   return undefined;
 }
 
-/** The HTTP status behind `error`, if an HTTP response caused it (the legacy SSE stream's too). */
+/** The legacy SSE transport's failed POST, a plain Error quoting the body: `… (HTTP 502): <html>…`. */
+const SSE_POST_STATUS = /^Error POSTing to endpoint \(HTTP (\d{3})\)/;
+
+/** The status one error of a cause chain carries: the SDK's HTTP errors, the legacy SSE stream's and POST's. */
+function statusOf(candidate: unknown): number | undefined {
+  if (candidate instanceof SdkHttpError) return candidate.status;
+  if (candidate instanceof SseError) return isStatus(candidate.code) ? candidate.code : undefined;
+  const posted = candidate instanceof Error ? SSE_POST_STATUS.exec(candidate.message) : null;
+  return posted ? Number(posted[1]) : undefined;
+}
+
+/** The HTTP status behind `error`, if an HTTP response caused it (the legacy SSE transport's too). */
 export function httpStatusOf(error: unknown): number | undefined {
   for (const candidate of causeChain(error)) {
-    if (candidate instanceof SdkHttpError) return candidate.status;
-    if (candidate instanceof SseError && isStatus(candidate.code)) return candidate.code;
+    const status = statusOf(candidate);
+    if (status !== undefined) return status;
   }
   return undefined;
 }
@@ -85,20 +97,26 @@ function httpCause(status: number): string {
     : text;
 }
 
+/** How long a server's requests may take and the option that says so, for a timeout's message. */
+export interface TimeoutSetting {
+  ms: number;
+  /** The option and what to do: `the 'timeout' of server 'x': raise it if …`. */
+  option: string;
+}
+
 /**
  * What went wrong at the bottom of `error`, in words, or undefined when nothing there is known
- * (the caller then shows the message it has). `timeoutMs` names the option a timeout ran into.
+ * (the caller then shows the message it has). `timeout` names the option a timeout ran into.
  */
-export function describeCause(error: unknown, timeoutMs?: number): string | undefined {
+export function describeCause(error: unknown, timeout?: TimeoutSetting): string | undefined {
   for (const candidate of causeChain(error)) {
-    const status = candidate instanceof SdkHttpError ? candidate.status : undefined;
-    const sseStatus = candidate instanceof SseError && isStatus(candidate.code) ? candidate.code : undefined;
-    const http = status ?? sseStatus;
+    // The status, not the page that came with it (a proxy's HTML).
+    const http = statusOf(candidate);
     if (http !== undefined) return httpCause(http);
     if (candidate instanceof SdkError && candidate.code === SdkErrorCode.RequestTimeout)
-      return timeoutMs === undefined
+      return timeout === undefined
         ? 'timed out'
-        : `timed out: no answer within ${timeoutMs} ms (the 'timeout' option)`;
+        : `timed out: no answer within ${timeout.ms} ms (${timeout.option})`;
   }
   for (const candidate of causeChain(error)) {
     // fetch refuses such a URL with a message that quotes it, credentials included.
@@ -119,8 +137,8 @@ export function errorDetail(error: unknown): MCPErrorDetail {
     // A connect error records the status of the attempt it reports (see ServerConnection).
     const recorded = current instanceof MastraError ? current.details?.httpStatus : undefined;
     if (isStatus(recorded)) detail.httpStatus ??= recorded;
-    if (current instanceof SdkHttpError) detail.httpStatus ??= current.status;
-    if (current instanceof SseError && isStatus(current.code)) detail.httpStatus ??= current.code;
+    const status = statusOf(current);
+    if (status !== undefined) detail.httpStatus ??= status;
     if (current instanceof SdkError || current instanceof ProtocolError) detail.code ??= current.code;
   }
   return detail;

@@ -15,14 +15,21 @@ export interface FanOutResult<T> extends FanOutErrors {
 /** One server's operation for a fan-out; `signal` aborts when its deadline passes. */
 export type FanOutOperation<T> = (serverName: string, signal: AbortSignal | undefined) => Promise<T>;
 
-/** Where a server is (`at <url>`, `(command '…')`), for the deadline's message. */
-export type ServerWhere = (serverName: string) => string;
+/** A server as a fan-out reports it: where it is (`at <url>`, `(command '…')`), a failure in words. */
+export interface FanOutServer {
+  where: string;
+  describeFailure(error: unknown): string;
+}
+export type ServerOf = (serverName: string) => FanOutServer;
+
+/** A deadline that passed; its message names perServerTimeoutMs, no other timeout. */
+class DeadlinePassed extends SdkError {}
 
 function withDeadline<T>(
   serverName: string,
   operation: FanOutOperation<T>,
   timeoutMs: number | undefined,
-  where: ServerWhere | undefined,
+  server: ServerOf | undefined,
 ): Promise<T> {
   if (timeoutMs === undefined) return operation(serverName, undefined);
   const abort = new AbortController();
@@ -30,9 +37,9 @@ function withDeadline<T>(
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // A timeout like the SDK's own (code REQUEST_TIMEOUT in errorDetails).
-      const late = new SdkError(
+      const late = new DeadlinePassed(
         SdkErrorCode.RequestTimeout,
-        `MCP server '${serverName}'${where ? ` ${where(serverName)}` : ''} did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
+        `MCP server '${serverName}'${server ? ` ${server(serverName).where}` : ''} did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
       );
       abort.abort(late);
       reject(late);
@@ -46,7 +53,7 @@ export async function fanOut<T>(
   serverNames: string[],
   operation: FanOutOperation<T>,
   options?: WithErrorsOptions,
-  where?: ServerWhere,
+  server?: ServerOf,
 ): Promise<FanOutResult<T>> {
   const values: Record<string, T> = {};
   const errors: Record<string, string> = {};
@@ -56,10 +63,13 @@ export async function fanOut<T>(
     serverNames.map(async (serverName) => {
       const started = performance.now();
       try {
-        const value = await withDeadline(serverName, operation, options?.perServerTimeoutMs, where);
+        const value = await withDeadline(serverName, operation, options?.perServerTimeoutMs, server);
         return { ok: true as const, value, ms: performance.now() - started };
       } catch (error) {
         const detail = errorDetail(error);
+        // A transport failure in words (refused, an HTTP status, which timeout), as a connect says it.
+        if (server && !(error instanceof DeadlinePassed))
+          detail.message = server(serverName).describeFailure(error);
         // Every reported error names its server, whichever layer raised it.
         if (!detail.message.includes(`'${serverName}'`))
           detail.message = `MCP server '${serverName}': ${detail.message}`;

@@ -3,7 +3,7 @@
  * names, discovered tool keys and direct-call argument and result types are checked. Without a
  * type argument (`never`, the default) every type stays as broad as before.
  */
-import type { Tool, ToolExecutionContext, ValidationError } from '@mastra/core/tools';
+import type { Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
 /**
@@ -25,12 +25,11 @@ export type IsUntyped<TServers> = [TServers] extends [never] ? true : false;
 // biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas have no static input type
 export type MCPTool = Tool<any, unknown>;
 
-/** What a typed tool's `execute()` can resolve to: the structured output, a protocol envelope, a validation error, or undefined. */
-export type MCPToolExecuteResult<TOutput> =
-  | TOutput
-  | (CallToolResult & Record<string, unknown>)
-  | ValidationError
-  | undefined;
+/**
+ * What a typed tool's `execute()` can resolve to: the structured output, a protocol envelope, or
+ * undefined. Arguments its input schema refuses reject (MCP_CLIENT_INVALID_TOOL_ARGUMENTS).
+ */
+export type MCPToolExecuteResult<TOutput> = TOutput | (CallToolResult & Record<string, unknown>) | undefined;
 
 /** A tool whose direct calls are typed by one entry of the server map. */
 export type MCPTypedTool<TInput, TOutput> = Omit<MCPTool, 'execute'> & {

@@ -103,6 +103,15 @@ interface BaseServerOptions {
    * larger notification is dropped with a warning. Over stdio and HTTP alike.
    */
   maxMessageBytes?: number;
+  /**
+   * What this server's tools are keyed under in `listTools()`, in place of the server's name:
+   * `<toolPrefix><toolNameSeparator><tool>`; `''` keys them by their own names.
+   */
+  toolPrefix?: string;
+  /** Only these of the server's tools (its own names; `*` matches any characters) are listed. */
+  includeTools?: string[];
+  /** These of the server's tools (its own names; `*` matches any characters) are never listed. */
+  excludeTools?: string[];
 }
 
 export interface StdioServerDefinition extends BaseServerOptions {
@@ -111,6 +120,14 @@ export interface StdioServerDefinition extends BaseServerOptions {
   env?: Record<string, string>;
   inheritDefaultEnv?: boolean;
   cwd?: string;
+  /**
+   * Where the server's stderr goes. By default each line is a log record for the client's logger
+   * and this server's `logger` (lines that say they are warnings or errors, and stack traces, at
+   * that level). `'inherit'`: written to this process's stderr as the server writes it; `'ignore'`:
+   * dropped; a function: called with each line. Either way the last lines are kept, so a server
+   * that dies before answering is reported with the error it printed.
+   */
+  stderr?: 'inherit' | 'ignore' | ((line: string) => void);
   url?: never;
 }
 
@@ -125,6 +142,11 @@ export interface HttpServerDefinition extends BaseServerOptions {
    * `fetch(url, init)` sends headers with the stream request.
    */
   eventSourceInit?: MCPEventSourceInit;
+  /**
+   * Omitted: Streamable HTTP, then the legacy SSE transport if the server refuses it.
+   * `'streamable-http'`: never the fallback. `'sse'`: the legacy SSE transport only.
+   */
+  transport?: 'streamable-http' | 'sse';
   fetch?: MastraFetchLike;
   allowedHosts?: string[];
   authProvider?: OAuthClientProvider;
@@ -150,6 +172,8 @@ export interface MCPClientOptions<TServers = never> {
   registerProcessHooks?: boolean;
   /** Experimental: webhook delivery of MCP events; `url` must route to `events.handleWebhook()`. */
   webhook?: MCPClientWebhookOptions;
+  /** Between a server's prefix (its name, or `toolPrefix`) and a tool's name in `listTools()` keys (default `_`). */
+  toolNameSeparator?: string;
 }
 
 /** What a server announced about itself (serverInfo). */

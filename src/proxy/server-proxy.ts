@@ -13,6 +13,8 @@
  *   remote tool that asks for input is answered inside the call by the client's `inputRequests`
  *   handler (without one the call fails), so a proxied call never reports `suspended`.
  */
+
+import type { MastraError } from '@mastra/core/error';
 import {
   MCPServerBase,
   type MCPServerHTTPOptions,
@@ -21,7 +23,7 @@ import {
   type ServerInfo,
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
-import { type InternalCoreTool, isValidationError } from '@mastra/core/tools';
+import type { InternalCoreTool } from '@mastra/core/tools';
 import type { ServerCapabilities } from '@modelcontextprotocol/client';
 import {
   addHandler,
@@ -199,18 +201,22 @@ export class MCPClientServerProxy extends MCPServerBase {
     }
     const requestContext = executionContext?.requestContext ?? new RequestContext();
     await this.access.requireDirect(toolId, requestContext);
-    const output = await tool.execute(args, {
-      requestContext,
-      ...(executionContext?.messages ? { messages: executionContext.messages } : {}),
-      ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
-    } as never);
-    if (isValidationError(output)) {
-      throw mcpError(
-        MCPErrorCode.CLIENT_PROXY_INVALID_TOOL_INPUT,
-        `${this.label}: the arguments for tool '${toolId}' do not match its input schema: ${output.message}`,
-        { toolId, serverId: this.id },
-      );
-    }
+    const output = await tool
+      .execute(args, {
+        requestContext,
+        ...(executionContext?.messages ? { messages: executionContext.messages } : {}),
+        ...(executionContext?.toolCallId ? { toolCallId: executionContext.toolCallId } : {}),
+      } as never)
+      .catch((error: unknown) => {
+        // The client's tool rejects invalid arguments; a proxy reports them under its own id.
+        if ((error as MastraError).id !== MCPErrorCode.CLIENT_INVALID_TOOL_ARGUMENTS) throw error;
+        throw mcpError(
+          MCPErrorCode.CLIENT_PROXY_INVALID_TOOL_INPUT,
+          `${this.label}: the arguments for tool '${toolId}' do not match its input schema: ${(error as MastraError).details?.issues}`,
+          { toolId, serverId: this.id },
+          error,
+        );
+      });
     return { status: 'completed', output };
   }
 

@@ -1,23 +1,66 @@
 /**
- * How the derived tools run: `run_<workflow>` starts a workflow run, `ask_<agent>` asks an agent.
- * Called synchronously they answer with what the run ended with, as before. Run as a task they do
- * what a task is for: a workflow that suspends asks the client for its resume data (an input
- * request built from the suspended step's resume schema) and resumes, and cancelling the task
- * cancels the run; an agent streams, and what it has written so far is the task's status message.
+ * How workflow runs go for `run_<workflow>` (a new run), `resume_<workflow>` (a suspended run the
+ * caller continues) and a task another instance lost. A run that suspends asks its caller for the
+ * step's resume data when the caller can be asked (`invocation.elicits`: a task's input request
+ * or an `input_required` round on 2026-07-28, `elicitation/create` on a 2025 session) and resumes
+ * with the answer; otherwise the suspended run is what the call ends with, and the tool's result
+ * says how to resume it (workflow-tools.ts). A run resumes from its snapshot, which only a Mastra
+ * instance's storage keeps: without one a suspended run fails naming the fix instead of asking.
+ * A run started by an authenticated caller is its principal's (the run's `resourceId`): nobody
+ * else resumes it. A task cancelled or expired cancels its run.
  */
-import type { Agent } from '@mastra/core/agent';
 import type { Workflow } from '@mastra/core/workflows';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { principalOf } from './auth/principal.js';
+import { ToolArgumentsError } from './tool-entry.js';
 import type { ToolInvocation } from './tool-invocation.js';
 import { EMPTY_OBJECT_SCHEMA, normalizeSchema } from './tool-schema.js';
 import type { ElicitationRequest } from './types.js';
 
-/** How often a streaming agent's text so far is written to its task's status message. */
-const STATUS_INTERVAL_MS = 250;
-/** How much of the agent's latest text the status message shows. */
-const STATUS_TEXT_LENGTH = 200;
+export type RunResult = Awaited<ReturnType<Awaited<ReturnType<Workflow['createRun']>>['start']>>;
+type WorkflowRun = Awaited<ReturnType<Workflow['createRun']>>;
 
-type RunResult = Awaited<ReturnType<Awaited<ReturnType<Workflow['createRun']>>['start']>>;
+/** What resume_<workflow> is called with (workflow-tools.ts checks the shape). */
+export interface ResumeArguments {
+  runId: string;
+  /** The suspended step's id (a nested one as `parent.child`); default: the one suspended. */
+  step?: string | undefined;
+  resumeData?: Record<string, unknown> | undefined;
+}
+
+/** A step as this file reads it: its schemas, and the steps of a nested workflow. */
+export interface StepLike {
+  resumeSchema?: unknown;
+  suspendSchema?: unknown;
+  steps?: Record<string, StepLike>;
+}
+
+/** The step at `path` (a nested workflow's steps by their parent's id), if the workflow has it. */
+export function stepAt(workflow: Workflow, path: readonly string[]): StepLike | undefined {
+  let steps = workflow.steps as Record<string, StepLike> | undefined;
+  let step: StepLike | undefined;
+  for (const id of path) {
+    step = steps && Object.hasOwn(steps, id) ? steps[id] : undefined;
+    steps = step?.steps;
+  }
+  return step;
+}
+
+/** The JSON Schema of the data a suspended step resumes with (any object when it declares none). */
+export function resumeSchemaAt(workflow: Workflow, path: readonly string[]): Record<string, unknown> {
+  const schema = stepAt(workflow, path)?.resumeSchema;
+  return schema ? normalizeSchema(schema).json : EMPTY_OBJECT_SCHEMA;
+}
+
+/** What a suspended step said (its suspend payload's `message` or `reason`), if it said something. */
+export function suspendText(result: RunResult, path: readonly string[]): string | undefined {
+  const step = (result.steps as Record<string, { suspendPayload?: unknown }> | undefined)?.[
+    path.at(-1) ?? ''
+  ];
+  const said = step?.suspendPayload as { message?: unknown; reason?: unknown } | undefined;
+  const text = typeof said?.message === 'string' ? said.message : said?.reason;
+  return typeof text === 'string' ? text : undefined;
+}
 
 function failed(key: string, cause: unknown): Error {
   // A run's error may arrive serialized (a plain { message } object), not as an Error.
@@ -30,25 +73,17 @@ function failed(key: string, cause: unknown): Error {
   );
 }
 
-/** The question a suspended step asks: its suspend payload's message or reason, its resume schema. */
-function resumeQuestion(
-  key: string,
-  workflow: Workflow,
-  path: string[],
-  payload: unknown,
-): ElicitationRequest {
-  const stepId = path.at(-1) ?? '';
-  const said = payload as { message?: unknown; reason?: unknown } | undefined;
-  const text = typeof said?.message === 'string' ? said.message : said?.reason;
-  const step = (workflow.steps as Record<string, { resumeSchema?: unknown }> | undefined)?.[stepId];
-  const schema = step?.resumeSchema ? normalizeSchema(step.resumeSchema).json : EMPTY_OBJECT_SCHEMA;
-  return {
-    message: typeof text === 'string' ? text : `Workflow '${key}' is waiting for input at step '${stepId}'`,
-    requestedSchema: schema as ElicitationRequest['requestedSchema'],
-  };
+/** The run's snapshot is in a Mastra instance's storage; without one it cannot resume. */
+function requireStorage(key: string, workflow: Workflow, what: string): void {
+  if (workflow.mastra?.getStorage()) return;
+  throw mcpError(
+    MCPErrorCode.SERVER_WORKFLOW_FAILED,
+    `Workflow '${key}' ${what} and cannot resume: it keeps no snapshot (register it on a Mastra instance with storage)`,
+    { workflowKey: key },
+  );
 }
 
-type WorkflowRun = Awaited<ReturnType<Workflow['createRun']>>;
+const ownerOf = (invocation: ToolInvocation) => principalOf(invocation.mcp?.extra.authInfo);
 
 export async function runWorkflow(
   key: string,
@@ -56,9 +91,57 @@ export async function runWorkflow(
   inputData: unknown,
   invocation: ToolInvocation,
 ): Promise<RunResult> {
-  const run = await workflow.createRun();
+  const owner = ownerOf(invocation);
+  const run = await workflow.createRun(owner ? { resourceId: owner } : {});
   invocation.task?.workflowRun(key, run.runId);
   return drive(key, workflow, run, invocation, (common) => run.start({ inputData, ...common }));
+}
+
+/**
+ * Continues a suspended run with the caller's data (`resume_<workflow>`). What is wrong with the
+ * arguments (no suspended run of this caller by that id, a step that is not suspended, data the
+ * step's resume schema refuses) is the caller's to fix, so it is a ToolArgumentsError.
+ */
+export async function continueWorkflow(
+  key: string,
+  workflow: Workflow,
+  toolName: string,
+  { runId, step, resumeData = {} }: ResumeArguments,
+  invocation: ToolInvocation,
+): Promise<RunResult> {
+  requireStorage(key, workflow, `was asked to resume run '${runId}'`);
+  const state = await workflow.getWorkflowRunById(runId);
+  // Another principal's run is answered like an unknown one: its existence is not told.
+  if (!state || (state.resourceId ?? undefined) !== ownerOf(invocation)) {
+    throw new ToolArgumentsError(toolName, [
+      `runId: workflow '${key}' has no run '${runId}' of this caller (it never existed, its snapshot is gone, or another caller started it)`,
+    ]);
+  }
+  if (state.status !== 'suspended') {
+    throw new ToolArgumentsError(toolName, [`runId: run '${runId}' is ${state.status}, not suspended`]);
+  }
+  const suspended = Object.keys(state.suspendedPaths ?? {});
+  const path = step?.split('.');
+  if (path && !suspended.includes(path[0] ?? '')) {
+    throw new ToolArgumentsError(toolName, [
+      `step: '${step}' is not suspended in run '${runId}' (suspended: ${suspended.join(', ') || 'none'})`,
+    ]);
+  }
+  const schema = stepAt(workflow, path ?? suspended.slice(0, 1))?.resumeSchema;
+  if (schema && (path || suspended.length === 1)) {
+    const outcome = await normalizeSchema(schema).validate(resumeData);
+    if ('issues' in outcome) {
+      throw new ToolArgumentsError(
+        toolName,
+        outcome.issues.map((issue) => `resumeData: ${issue}`),
+      );
+    }
+  }
+  const run = await workflow.createRun({ runId });
+  invocation.task?.workflowRun(key, runId);
+  return drive(key, workflow, run, invocation, (common) =>
+    run.resume({ ...(path ? { step: path } : {}), resumeData, ...common }),
+  );
 }
 
 /**
@@ -84,7 +167,21 @@ export async function resumeWorkflow(
   });
 }
 
-/** Starts (or resumes) the run with `begin`; as a task, a suspended run asks for its resume data and resumes. */
+/** The question a suspended step asks: what it said, and its resume schema. */
+function resumeQuestion(
+  key: string,
+  workflow: Workflow,
+  path: string[],
+  result: RunResult,
+): ElicitationRequest {
+  return {
+    message:
+      suspendText(result, path) ?? `Workflow '${key}' is waiting for input at step '${path.join('.')}'`,
+    requestedSchema: resumeSchemaAt(workflow, path) as ElicitationRequest['requestedSchema'],
+  };
+}
+
+/** Starts (or resumes) the run with `begin`; a suspended run asks for its resume data when it can, and resumes. */
 async function drive(
   key: string,
   workflow: Workflow,
@@ -103,20 +200,13 @@ async function drive(
   if (invocation.task) invocation.signal?.addEventListener('abort', stop, { once: true });
   try {
     let result = await begin(common);
-    while (invocation.task && result.status === 'suspended' && invocation.mcp) {
+    while (result.status === 'suspended') {
       const path = result.suspended[0] ?? [];
-      if (!workflow.mastra?.getStorage()) {
-        // The run resumes from its snapshot, which only a Mastra instance's storage keeps.
-        throw mcpError(
-          MCPErrorCode.SERVER_WORKFLOW_FAILED,
-          `Workflow '${key}' suspended at step '${path.join('.')}' and cannot resume: it keeps no snapshot (register it on a Mastra instance with storage)`,
-          { workflowKey: key },
-        );
-      }
-      const payload = (result.steps[path.at(-1) ?? ''] as { suspendPayload?: unknown } | undefined)
-        ?.suspendPayload;
+      requireStorage(key, workflow, `suspended at step '${path.join('.')}'`);
+      // Nobody to ask: the suspended run is the result, which says how to resume it.
+      if (!invocation.elicits || !invocation.mcp) return result;
       const answer = await invocation.mcp.elicitation.sendRequest(
-        resumeQuestion(key, workflow, path, payload),
+        resumeQuestion(key, workflow, path, result),
       );
       if (answer.action !== 'accept') {
         await run.cancel();
@@ -133,28 +223,4 @@ async function drive(
   } finally {
     invocation.signal?.removeEventListener('abort', stop);
   }
-}
-
-export async function askAgent(agent: Agent, message: string, invocation: ToolInvocation): Promise<unknown> {
-  const options = {
-    requestContext: invocation.requestContext,
-    ...(invocation.signal ? { abortSignal: invocation.signal } : {}),
-    ...(invocation.tracingContext ? { tracingContext: invocation.tracingContext } : {}),
-  };
-  const progress = invocation.mcp?.progress;
-  if (!invocation.task || !progress) return await agent.generate(message, options);
-  const output = await agent.stream(message, options);
-  let text = '';
-  let reported = 0;
-  for await (const delta of output.textStream) {
-    text += delta;
-    if (Date.now() - reported < STATUS_INTERVAL_MS) continue;
-    reported = Date.now();
-    const latest = text.length > STATUS_TEXT_LENGTH ? `…${text.slice(-STATUS_TEXT_LENGTH)}` : text;
-    await progress({ progress: text.length, message: `${agent.name} is answering: ${latest}` });
-  }
-  // What generate() answers: the same full output, its error thrown.
-  const full = await output.getFullOutput();
-  if (full.error) throw full.error;
-  return full;
 }

@@ -33,7 +33,12 @@ import {
   requestParams,
 } from './request-errors.js';
 import type { ResourceHandlers } from './resources.js';
-import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
+import {
+  declaresFormElicitation,
+  isStillWorking,
+  requestCapabilities,
+  type SuspendedCalls,
+} from './suspended-calls.js';
 import type { TasksService } from './tasks/service.js';
 import type { TaskWork } from './tasks/task-run.js';
 import type { MCPTaskSupport } from './tasks/types.js';
@@ -247,12 +252,19 @@ export function createProtocolServer(
       }
       // Only now, so authorization never sees it.
       exposeTraceContext(requestContext, trace);
+      // Whether a question reaches the caller: 2026-07-28 requests (tasks too) declare it per
+      // request, 2025 clients at initialize; a serverless answer has nowhere to wait.
+      const elicits =
+        mode === 'modern'
+          ? declaresFormElicitation(requestCapabilities(ctx))
+          : mode === 'legacy' && declaresFormElicitation(server.getClientCapabilities());
       // A suspended run (2026-07-28 elicitation) stays under the span of the request that started it.
       const invoke = (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => {
         const invocation: ToolInvocation = {
           mcp,
           requestContext,
           signal,
+          elicits,
           tracingContext: trace.tracingContext,
           ...(task ? { task } : {}),
         };

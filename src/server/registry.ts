@@ -1,13 +1,15 @@
 /**
  * The set of published tools: explicit tools, then agents as `ask_<key>`, then workflows as
- * `run_<key>`. Explicit tools always win a name; a derived name that collides is skipped with a
- * warning. The `tools/list` result is cached until the set changes.
+ * `run_<key>` (and `resume_<key>`, workflow-tools.ts). Explicit tools always win a name; a derived
+ * name that collides is skipped with a warning (a workflow whose `run_` is skipped is skipped
+ * whole). The `tools/list` result is cached until the set changes.
  */
 import type { Agent } from '@mastra/core/agent';
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { Workflow } from '@mastra/core/workflows';
 import type { Tool as WireTool } from '@modelcontextprotocol/server';
-import { agentEntry, type ToolEntry, toolEntry, workflowEntry } from './tool-entry.js';
+import { agentEntry, type ToolEntry, toolEntry } from './tool-entry.js';
+import { workflowEntries } from './workflow-tools.js';
 
 export interface RegistrySources {
   tools?: Record<string, unknown>;
@@ -29,11 +31,14 @@ export class ToolRegistry {
     for (const [key, agent] of Object.entries(sources.agents ?? {}))
       this.addDerived(agentEntry(key, agent), 'Agent', key);
     for (const [key, workflow] of Object.entries(sources.workflows ?? {})) {
-      this.addDerived(workflowEntry(key, workflow), 'Workflow', key);
+      const [run, ...more] = workflowEntries(key, workflow);
+      if (run && this.addDerived(run, 'Workflow', key))
+        for (const entry of more) this.addDerived(entry, 'Workflow', key);
     }
   }
 
-  private addDerived(entry: ToolEntry, label: string, key: string): void {
+  /** Adds `entry` unless its name is taken; whether it was added. */
+  private addDerived(entry: ToolEntry, label: string, key: string): boolean {
     const existing = this.entries.get(entry.name);
     if (existing) {
       const winner =
@@ -41,9 +46,10 @@ export class ToolRegistry {
       this.logger().warn(
         `${label} '${key}' would be exposed as tool '${entry.name}', which is already ${winner}; skipping the ${label.toLowerCase()}`,
       );
-      return;
+      return false;
     }
     this.entries.set(entry.name, entry);
+    return true;
   }
 
   get(name: string): ToolEntry | undefined {

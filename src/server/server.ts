@@ -27,6 +27,7 @@ import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
 import { type MCPServerLimits, resolveLimits } from './limits.js';
 import { MastraToolSync } from './mastra-tools.js';
+import { checkEventType, checkHttpOptions, checkListenOptions, checkServerConfig } from './options.js';
 import { PromptHandlers } from './prompts.js';
 import {
   createProtocolServer,
@@ -45,13 +46,23 @@ import { workflowResumer } from './tasks/resume.js';
 import { TasksService } from './tasks/service.js';
 import type { ToolEntry } from './tool-entry.js';
 import { coreTool, type ToolInfo, toolInfo } from './tool-info.js';
+import { CorsPolicy, corsOnNode, type MCPServerCorsOptions } from './transports/cors.js';
 import type { HonoSSETransportOptions, HonoSseEndpoint } from './transports/hono-sse.js';
 import type { SSETransport } from './transports/hono-sse-transport.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
+import { type HttpServing, resolveHttpServing, webHandler } from './transports/http-serving.js';
+import { listenHttp } from './transports/listener.js';
+import { sendJsonRpcError } from './transports/node-http.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { loadTrackedStdio, type StdioServing } from './transports/stdio.js';
 import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
-import type { AppResources, ElicitationRequest, MCPServerConfig } from './types.js';
+import type {
+  AppResources,
+  ElicitationRequest,
+  MCPServerConfig,
+  MCPServerListener,
+  MCPServerListenOptions,
+} from './types.js';
 
 /**
  * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the MCPServer reference shows.
@@ -83,6 +94,11 @@ export class MCPServer extends MCPServerBase {
   private readonly loadHonoSse: () => Promise<HonoSseEndpoint>;
   private readonly resourceHandlers: ResourceHandlers | undefined;
   private stdio: StdioServing | undefined;
+  /** The `http` option as `fetch` serves it; `listen()` resolves its own on top. */
+  private readonly httpConfig: MCPServerConfig['http'];
+  private readonly listeners = new Set<MCPServerListener>();
+  /** startHTTP() option mistakes already logged: each once, not once per request. */
+  private readonly misconfigurations = new Set<string>();
   private readonly eventsService: EventsService;
   private readonly tasksService: TasksService;
   private readonly mastraTools = new MastraToolSync(
@@ -116,6 +132,18 @@ export class MCPServer extends MCPServerBase {
    * `MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT`, which says so.
    */
   readonly elicitation: { sendRequest: (request: ElicitationRequest) => Promise<ElicitResult> };
+  /**
+   * The web-standard handler: MCP over Streamable HTTP (both protocol eras, sessions, streams,
+   * tasks) at the `http` option's `path` (default `/mcp`), with its `cors` and `oauth`, the host
+   * guard and `limits`; any other path gets 404. It is a bound function that ignores arguments
+   * after the request, so runtimes take it as it is: `Deno.serve(server.fetch)`,
+   * `Bun.serve({ fetch: server.fetch })`, `export default { fetch: server.fetch }` on Workers,
+   * `export const POST = server.fetch` in a Next.js route, `app.all('/mcp', (c) =>
+   * server.fetch(c.req.raw))` in Hono. No runtime tells it the address a request arrived on, so
+   * the DNS-rebinding guard applies the loopback rules: on a public host, name it in
+   * `http.allowedHosts`. It never rejects.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   /** Dynamic tool management; `tools()` is the registry getter, hence the name. */
   readonly toolActions: {
     add: (tools: ToolsInput) => Promise<void>;
@@ -124,7 +152,7 @@ export class MCPServer extends MCPServerBase {
   };
 
   constructor(config: MCPServerConfig) {
-    super(config);
+    super(checkServerConfig(config));
     this.resourceOptions = config.resources;
     this.promptOptions = config.prompts;
     this.appResources = config.appResources;
@@ -144,7 +172,13 @@ export class MCPServer extends MCPServerBase {
       config.resources || apps.size > 0 ? new ResourceHandlers(config.resources, apps) : undefined;
     const self = this;
     this.eventsService = new EventsService(config.events, () => this.logger);
-    this.events = this.eventsService.api;
+    this.events = {
+      ...this.eventsService.api,
+      define: (name, type) => {
+        checkEventType(this.id, name, type);
+        this.eventsService.api.define(name, type);
+      },
+    };
     this.tasksService = new TasksService(
       config.tasks,
       requestState.instanceId,
@@ -197,6 +231,13 @@ export class MCPServer extends MCPServerBase {
       ...(this.tasksService.enabled ? { tasks: this.tasksService } : {}),
     });
     this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror, this.limits);
+    this.httpConfig = config.http;
+    const serving: HttpServing = resolveHttpServing(config.http, {
+      serverId: this.id,
+      where: 'http.',
+      logger: this.logger,
+    });
+    this.fetch = webHandler(this.http, serving, onerror);
     let honoSse: Promise<HonoSseEndpoint> | undefined;
     this.loadHonoSse = () => {
       honoSse ??= import('./transports/hono-sse.js').then(({ HonoSseEndpoint }) => {
@@ -308,9 +349,68 @@ export class MCPServer extends MCPServerBase {
     );
   }
 
-  /** Serves Streamable HTTP at `httpPath` for clients of either protocol era. */
-  async startHTTP(options: MCPServerHTTPOptions): Promise<void> {
-    await this.http.serve(options);
+  /**
+   * Serves Streamable HTTP at `httpPath` for clients of either protocol era. With `cors`, browser
+   * pages on those origins may call it (preflights answered, answers tagged; see `listen()`).
+   */
+  async startHTTP(options: MCPServerHTTPOptions & { cors?: MCPServerCorsOptions }): Promise<void> {
+    let cors: CorsPolicy | undefined;
+    try {
+      checkHttpOptions(this.id, options);
+      cors = CorsPolicy.of(options.cors, 'startHTTP(): ', this.id);
+    } catch (error) {
+      // Like every entry point it never rejects (a route that does not catch would leave the
+      // request hanging): the developer reads the mistake in the log, the caller gets a 500.
+      this.logMisconfiguration(error as Error);
+      sendJsonRpcError(
+        options.res,
+        500,
+        -32603,
+        `MCP server '${this.id}' is misconfigured; its log says how`,
+      );
+      return;
+    }
+    if (corsOnNode(cors, options.req, options.res)) return;
+    await this.http.serve(options, cors?.listed);
+  }
+
+  private logMisconfiguration(error: Error): void {
+    if (this.misconfigurations.has(error.message)) return;
+    // Options come from the developer's code, so the distinct mistakes are few; the cap is a backstop.
+    if (this.misconfigurations.size < 64) this.misconfigurations.add(error.message);
+    this.logger.error(boundedLogLine(error.message));
+  }
+
+  /**
+   * Serves this server on an HTTP listener of its own: Streamable HTTP for both protocol eras at
+   * `path` (default `/mcp`), legacy SSE at `/sse` and `/messages`, and `GET /health`, with the
+   * host guard and `limits` of `startHTTP`, and `cors` and `oauth` in front when given. Options
+   * start from the `http` option. Resolves once listening, to the endpoint's `url` (with the port
+   * bound: `port: 0` picks a free one) and `close()`. The default host is `127.0.0.1`, reachable
+   * from this machine only; see `MCPServerListenOptions.host`. `server.close()` closes it too.
+   */
+  async listen(options: MCPServerListenOptions): Promise<MCPServerListener> {
+    checkListenOptions(this.id, options);
+    const listener = await listenHttp(
+      {
+        serverId: this.id,
+        http: this.http,
+        sse: this.sse,
+        logger: this.logger,
+        onerror: (error) => this.logger.error(boundedLogLine(`MCP server '${this.id}': ${error.message}`)),
+      },
+      this.httpConfig,
+      options,
+    );
+    const tracked: MCPServerListener = {
+      url: listener.url,
+      close: async () => {
+        this.listeners.delete(tracked);
+        await listener.close();
+      },
+    };
+    this.listeners.add(tracked);
+    return tracked;
   }
 
   /** Serves the legacy HTTP+SSE transport: GET `ssePath` opens the stream, POST `messagePath` sends. */
@@ -348,6 +448,7 @@ export class MCPServer extends MCPServerBase {
     const stdio = this.stdio;
     this.stdio = undefined;
     await Promise.allSettled([
+      ...[...this.listeners].map((listener) => listener.close()),
       stdio?.handle.close(),
       this.http.close(),
       this.sse.close(),

@@ -29,6 +29,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../shared/instance-header.js';
+import type { TaskProgress } from '../shared/tasks-wire.js';
 import { principalOf } from './auth/principal.js';
 import { checkElicitAnswer } from './elicit-answer.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from './limits.js';
@@ -70,7 +71,7 @@ type Elicit = (request: ElicitationRequest) => Promise<ElicitResult>;
 export interface TaskSink extends TaskHooks {
   elicit: Elicit;
   signal: AbortSignal;
-  report(message: string): void;
+  report(message: string, progress?: TaskProgress): void;
 }
 
 /** What a tool run started by `serve()` asks through, and what it reports to once it became a task. */
@@ -184,15 +185,20 @@ class SuspendedCall implements RunHandle {
 }
 
 /**
- * Whether a 2026-07-28 request's own capabilities let the server ask it a form question: an
- * `elicitation` declaration with `form`, or a bare one (the pre-mode meaning, as the SDK reads it).
+ * Whether client capabilities (a 2026-07-28 request's own, or a 2025 client's from `initialize`)
+ * let the server ask a form question: an `elicitation` declaration with `form`, or a bare one (the
+ * pre-mode meaning, as the SDK reads it).
  */
-function declaresFormElicitation(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-  const elicitation = declared?.elicitation;
+export function declaresFormElicitation(capabilities: unknown): boolean {
+  const elicitation = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
   if (typeof elicitation !== 'object' || elicitation === null) return false;
   return 'form' in elicitation || !('url' in elicitation);
+}
+
+/** The client capabilities a 2026-07-28 request declares in its `_meta` envelope. */
+export function requestCapabilities(ctx: ServerContext): unknown {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY];
 }
 
 export class SuspendedCalls {
@@ -243,7 +249,9 @@ export class SuspendedCalls {
     const outcome = await call.next(untilWorking);
     unfollow();
     if (outcome === 'asked')
-      return declaresFormElicitation(ctx) ? this.park(call) : this.refuseUndeclared(call);
+      return declaresFormElicitation(requestCapabilities(ctx))
+        ? this.park(call)
+        : this.refuseUndeclared(call);
     this.forget(call);
     if (outcome !== 'working') return outcome;
     return { result: call.result, handOver: (task) => call.handOver(task) };

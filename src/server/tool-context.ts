@@ -48,7 +48,10 @@ function reportingTo(task: TaskSink): Pick<MCPToolContext, 'log' | 'progress'> {
   return {
     log: async (_level, message) => task.report(message),
     progress: async ({ progress, total, message }) =>
-      task.report(message ?? (total !== undefined ? `${progress}/${total}` : String(progress))),
+      task.report(
+        message ?? (total !== undefined ? `${progress}/${total}` : String(progress)),
+        total !== undefined ? { progress, total } : { progress },
+      ),
   };
 }
 

@@ -1,19 +1,19 @@
 /**
- * One published tool, whatever it was built from: a Mastra `createTool` tool, an AI SDK `tool()`,
- * an agent (`ask_<key>`) or a workflow (`run_<key>`). The wire definition is computed once here so
- * `tools/list` never converts schemas per request.
+ * One published tool, whatever it was built from: a Mastra `createTool` tool, an AI SDK `tool()`
+ * or an agent (`ask_<key>`); a workflow's tools are built in workflow-tools.ts from the parts here.
+ * The wire definition is computed once here so `tools/list` never converts schemas per request.
  */
 import type { Agent } from '@mastra/core/agent';
 import { createObservabilityContext } from '@mastra/core/observability';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
-import type { Workflow } from '@mastra/core/workflows';
-import type { Tool as WireTool } from '@modelcontextprotocol/server';
+import type { CallToolResult, Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
+import { askAgent } from './agent-runs.js';
 import { withUiLink } from './app-resources.js';
-import { askAgent, runWorkflow } from './derived-runs.js';
 import { clip } from './issues.js';
+import { publishable } from './publishable-tool.js';
 import { isTaskSupport, type MCPTaskSupport } from './tasks/types.js';
 import type { ToolInvocation } from './tool-invocation.js';
 import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
@@ -33,6 +33,8 @@ export interface ToolEntry {
   source: unknown;
   /** Runs the tool; throws {@link ToolArgumentsError} for arguments its schema rejects. */
   invoke(args: unknown, invocation: ToolInvocation): Promise<unknown>;
+  /** What `invoke` returned as the call's result, for the derived tools (tool-result.ts has the rule for others). */
+  toResult?(output: unknown): CallToolResult;
 }
 
 /** Longest rejected-arguments message: validators may list every failing entry and echo the input. */
@@ -68,7 +70,7 @@ interface VercelToolLike {
   execute?: (input: unknown, options: unknown) => unknown;
 }
 
-function wireDefinition(
+export function wireDefinition(
   name: string,
   parts: {
     title?: string | undefined;
@@ -88,7 +90,7 @@ function wireDefinition(
   if (parts.outputSchema) definition.outputSchema = parts.outputSchema as WireTool['outputSchema'];
   if (parts.annotations) definition.annotations = parts.annotations;
   if (parts._meta) definition._meta = parts._meta;
-  return definition;
+  return publishable(definition);
 }
 
 const notExecutable = (name: string) =>
@@ -97,7 +99,7 @@ const notExecutable = (name: string) =>
   });
 
 /** Runs a schema conversion; a failure names the owner and the field that could not be converted. */
-function convertSchema<T>(owner: string, field: string, convert: () => T): T {
+export function convertSchema<T>(owner: string, field: string, convert: () => T): T {
   try {
     return convert();
   } catch (error) {
@@ -222,6 +224,13 @@ export function toolEntry(name: string, tool: unknown): ToolEntry {
 
 const agentInput = z.object({ message: z.string().describe('The question or instruction for the agent') });
 const agentInputSchema = normalizeSchema(agentInput);
+/** What `ask_<agent>` answers: the text of the agent's answer (as text content and structured). */
+const AGENT_OUTPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { text: { type: 'string', description: "The agent's answer" } },
+  required: ['text'],
+  additionalProperties: false,
+};
 
 export function agentEntry(key: string, agent: Agent): ToolEntry {
   const description = typeof agent.getDescription === 'function' ? agent.getDescription() : undefined;
@@ -240,6 +249,7 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
     definition: wireDefinition(name, {
       description: `Ask agent ${agent.name} a question. Agent description: ${description}`,
       inputSchema: agentInputSchema.json,
+      outputSchema: AGENT_OUTPUT_SCHEMA,
     }),
     async invoke(args, invocation) {
       const outcome = await agentInputSchema.validate(args ?? {});
@@ -247,35 +257,11 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
       const { message } = outcome.value as { message: string };
       return await askAgent(agent, message, invocation);
     },
-  };
-}
-
-export function workflowEntry(key: string, workflow: Workflow): ToolEntry {
-  const description = workflow.description;
-  if (!description?.trim()) {
-    throw mcpError(
-      MCPErrorCode.SERVER_WORKFLOW_DESCRIPTION_MISSING,
-      `Workflow '${workflow.id ?? key}' (key '${key}') must have a non-empty description to be exposed as tool 'run_${key}'`,
-      { workflowKey: key },
-    );
-  }
-  const name = `run_${key}`;
-  const input = workflow.inputSchema
-    ? convertSchema(`Workflow '${key}'`, 'inputSchema', () => normalizeSchema(workflow.inputSchema))
-    : undefined;
-  return {
-    name,
-    kind: 'workflow',
-    source: workflow,
-    definition: wireDefinition(name, { description, inputSchema: input?.json ?? EMPTY_OBJECT_SCHEMA }),
-    async invoke(args, invocation) {
-      let inputData: unknown = args ?? {};
-      if (input) {
-        const outcome = await input.validate(inputData);
-        if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
-        inputData = outcome.value;
-      }
-      return await runWorkflow(key, workflow, inputData, invocation);
+    // The answer's text as it is (what a model reads), and structured as the output schema says.
+    toResult: (output) => {
+      const answer = (output as { text?: unknown } | undefined)?.text;
+      const text = typeof answer === 'string' ? answer : '';
+      return { content: [{ type: 'text', text }], structuredContent: { text } };
     },
   };
 }

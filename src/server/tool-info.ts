@@ -15,7 +15,7 @@ export interface ToolInfo {
   description?: string;
   inputSchema: unknown;
   outputSchema?: unknown;
-  /** `agent` for an `ask_<agent>` tool, `workflow` for a `run_<workflow>` tool; absent for other tools. */
+  /** `agent` for an `ask_<agent>` tool, `workflow` for a `run_<workflow>` or `resume_<workflow>` tool; absent for other tools. */
   toolType?: MCPToolType;
   _meta?: Record<string, unknown>;
 }

@@ -13,8 +13,14 @@ export interface ToolInvocation {
   signal?: AbortSignal;
   /** The span the run nests under (an MCP request's tool span), when the server is traced. */
   tracingContext?: TracingContext;
-  /** The call runs as a task (derived-runs.ts: a workflow asks for its resume data, an agent streams). */
+  /** The call runs as a task (derived-runs.ts: a workflow's run is stored with it, an agent streams). */
   task?: TaskHooks;
+  /**
+   * The caller can be asked for input during this call (`mcp.elicitation` reaches it: it declared
+   * form elicitation), so a workflow that suspends asks for its resume data instead of answering
+   * how to resume it.
+   */
+  elicits?: boolean;
 }
 
 /** What a run that is (or becomes) a task reports about itself. */

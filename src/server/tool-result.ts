@@ -1,7 +1,7 @@
 /**
  * Turns what a tool returned into a `CallToolResult`. A value already shaped like a
  * `CallToolResult` passes through untouched so images, audio, embedded resources and resource
- * links reach the client as the tool built them.
+ * links reach the client as the tool built them; the derived tools shape their own (`toResult`).
  */
 import { safeStringify } from '@mastra/core/utils/safe-stringify';
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -25,15 +25,22 @@ function serialize(value: unknown): string {
   }
 }
 
-export function toCallToolResult(entry: ToolEntry, output: unknown): CallToolResult {
-  if (isCallToolResultShaped(output)) return output;
-  if (entry.kind === 'agent' && typeof (output as { text?: unknown } | undefined)?.text === 'string') {
-    return { content: [{ type: 'text', text: (output as { text: string }).text }] };
-  }
+/**
+ * A value as a result, the same on both eras: its JSON as one text block (a string as it is,
+ * undefined as no content), and with `structured` (the tool advertises an output schema) the
+ * value itself as `structuredContent`.
+ */
+export function valueResult(output: unknown, structured: boolean): CallToolResult {
   if (output === undefined) return { content: [] };
   const result: CallToolResult = { content: [{ type: 'text', text: serialize(output) }] };
-  if (entry.definition.outputSchema) result.structuredContent = output as Record<string, unknown>;
+  if (structured) result.structuredContent = output as Record<string, unknown>;
   return result;
+}
+
+export function toCallToolResult(entry: ToolEntry, output: unknown): CallToolResult {
+  if (entry.toResult) return entry.toResult(output);
+  if (isCallToolResultShaped(output)) return output;
+  return valueResult(output, entry.definition.outputSchema !== undefined);
 }
 
 export function errorResult(message: string): CallToolResult {

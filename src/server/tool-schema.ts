@@ -5,6 +5,7 @@
  */
 import { standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import { nearest } from '../shared/options.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type ValidationOutcome = { value: unknown } | { issues: string[] };
@@ -59,7 +60,45 @@ async function runStandard(schema: StandardLike, value: unknown): Promise<Valida
   return { value: (result as { value: unknown }).value };
 }
 
+const JSON_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
+
+/**
+ * Why `schema` is no schema: an object of zod (or other Standard) schemas, the raw shape the SDK's
+ * `registerTool` takes, which read as JSON Schema would be a schema of nothing. It is refused, not
+ * wrapped: a Mastra tool's own validation ignores a raw shape, so a wrapped one would advertise
+ * checks the server never makes.
+ */
+function rawShapeProblem(schema: Record<string | symbol, unknown>): string | undefined {
+  const keys = Object.keys(schema);
+  if (!keys.some((key) => isStandard(schema[key]) || isZod3(schema[key]))) return undefined;
+  const fields = keys.map((key) => `${key}: …`).join(', ');
+  return `it is a raw zod shape (an object of schemas), not a schema; wrap it: z.object({ ${fields} })`;
+}
+
+/** Why a JSON Schema's root `type` names no JSON type (`'objekt'`), with the type likely meant. */
+function rootTypeProblem(json: JsonSchema): string | undefined {
+  const types = Array.isArray(json.type) ? json.type : json.type === undefined ? [] : [json.type];
+  const wrong = types.find((type) => !JSON_TYPES.includes(type as string));
+  if (wrong === undefined) return undefined;
+  const close = typeof wrong === 'string' ? nearest(wrong, JSON_TYPES) : undefined;
+  return `its type ${JSON.stringify(wrong)} is not a JSON Schema type (${JSON_TYPES.join(', ')})${close ? `; did you mean '${close}'?` : ''}`;
+}
+
+/** A plain object given as a schema, checked before it is read as JSON Schema. */
+function checkedJsonSchema(json: JsonSchema): JsonSchema {
+  const problem = rawShapeProblem(json) ?? rootTypeProblem(json);
+  if (problem) throw new TypeError(problem);
+  return json;
+}
+
+/** A JSON Schema Mastra wrapped (`createTool` wraps a plain object given as a schema), checked as one. */
+function checkWrappedJson(schema: unknown): void {
+  const getSchema = isObject(schema) ? schema.getSchema : undefined;
+  if (typeof getSchema === 'function') checkedJsonSchema(getSchema.call(schema) as JsonSchema);
+}
+
 function fromPlainJsonSchema(json: JsonSchema): NormalizedSchema {
+  checkedJsonSchema(json);
   const standard = fromJsonSchema(json as JsonSchemaType);
   return { json, validate: (value) => runStandard(standard as unknown as StandardLike, value) };
 }
@@ -109,6 +148,7 @@ export function normalizeSchema(schema: unknown): NormalizedSchema {
     };
   }
   if (isStandard(schema) || isZod3(schema)) {
+    checkWrappedJson(schema);
     const standard = toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as StandardLike;
     return { json: standardJson(standard, 'input'), validate: (value) => runStandard(standard, value) };
   }
@@ -120,12 +160,13 @@ export function normalizeSchema(schema: unknown): NormalizedSchema {
 export function outputJsonSchema(schema: unknown): JsonSchema {
   if (isAiSdkSchema(schema)) return schema.jsonSchema as JsonSchema;
   if (isStandard(schema) || isZod3(schema)) {
+    checkWrappedJson(schema);
     return standardJson(
       toStandardSchema(schema as Parameters<typeof toStandardSchema>[0]) as StandardLike,
       'output',
     );
   }
-  return schema as JsonSchema;
+  return isObject(schema) ? checkedJsonSchema(schema as JsonSchema) : (schema as JsonSchema);
 }
 
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };

@@ -15,11 +15,13 @@ import type {
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
+import type { OAuthProtectionOptions } from './auth/oauth-middleware.js';
 import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
 import type { MCPServerLimits } from './limits.js';
 import type { MCPServerRequestStateOptions } from './request-state.js';
 import type { MCPServerTasksConfig } from './tasks/types.js';
+import type { MCPServerCorsOptions } from './transports/cors.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
@@ -161,6 +163,12 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    * issue dump summarised, at most 500 characters).
    */
   redactErrors?: boolean;
+  /**
+   * How `server.fetch()` serves (runtimes call it with the request alone, so its options live
+   * here): the path, transport options, `cors` and `oauth`. `listen()` starts from these too, and
+   * its own options win field by field.
+   */
+  http?: MCPServerHttpConfig;
 }
 
 /**
@@ -174,6 +182,47 @@ export interface StreamableHTTPServerTransportOptions extends HostGuardOptions {
   onsessioninitialized?: (sessionId: string) => void;
   enableJsonResponse?: boolean;
   eventStore?: EventStore;
+}
+
+/** What `server.fetch()` serves, and where `listen()` starts from (the `http` option). */
+export interface MCPServerHttpConfig extends StreamableHTTPServerTransportOptions {
+  /** The path of the MCP endpoint (both protocol eras). Default `'/mcp'`. */
+  path?: string;
+  /** Browser pages on these origins may call the server (transports/cors.ts). Default: none. */
+  cors?: MCPServerCorsOptions;
+  /**
+   * OAuth 2.1 resource-server protection in front of the endpoint, as `createOAuthMiddleware`
+   * gives it: the protected-resource metadata, and a valid Bearer token on every MCP request
+   * (`req.auth`, then `context.mcp.extra.authInfo`, is what the token validator returned).
+   */
+  oauth?: OAuthProtectionOptions;
+}
+
+/** `listen()`: a `node:http` server of its own, serving the `http` option's endpoint and more. */
+export interface MCPServerListenOptions extends MCPServerHttpConfig {
+  /** The port; `0` picks a free one (the result's `url` says which). */
+  port: number;
+  /**
+   * The address to listen on. Default `'127.0.0.1'`: only this machine can connect, so a server
+   * started on a laptop is not reachable from its network, and the DNS-rebinding guard accepts
+   * loopback names only. Pass `'0.0.0.0'` (every IPv4 address) in a container or behind a proxy,
+   * and name the public host in `allowedHosts` so that foreign `Host` headers are refused.
+   */
+  host?: string;
+  /**
+   * How long `close()` lets requests in flight finish before it closes their connections.
+   * Streams that stay open (SSE GET streams, 2026-07-28 listen and events streams) are closed at
+   * once. Default 5,000 ms.
+   */
+  closeTimeoutMs?: number;
+}
+
+/** What `listen()` resolves to. */
+export interface MCPServerListener {
+  /** The MCP endpoint's URL, with the port actually bound (`http://127.0.0.1:3000/mcp`). */
+  url: URL;
+  /** Stops listening; requests in flight get `closeTimeoutMs` to finish. The MCPServer stays usable. */
+  close(): Promise<void>;
 }
 
 /** The `extra` object tools receive as `context.mcp.extra` (and `requestContext.get('mcp.extra')`). */

@@ -79,6 +79,31 @@ export interface DetailedTask extends Task {
   inputRequests?: Record<string, TaskInputRequest>;
   result?: Record<string, unknown>;
   error?: TaskError;
+  /** Result metadata: this package puts the tool's last progress report under {@link TASK_PROGRESS_META_KEY}. */
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * The `_meta` key of a task's last progress report (`{ progress, total? }`, as a tool reported it):
+ * a task has no progress fields, and a `notifications/progress` cannot outlive the request that
+ * created the task, so the task's state carries it beside `statusMessage`.
+ */
+export const TASK_PROGRESS_META_KEY = 'mastra/progress';
+
+export interface TaskProgress {
+  progress: number;
+  total?: number;
+}
+
+/** The progress a task's state carries, when it carries a well-formed one. */
+export function taskProgressOf(task: { _meta?: unknown }): TaskProgress | undefined {
+  const meta = task._meta as Record<string, unknown> | undefined;
+  const value = meta?.[TASK_PROGRESS_META_KEY] as { progress?: unknown; total?: unknown } | undefined;
+  if (typeof value?.progress !== 'number' || !Number.isFinite(value.progress)) return undefined;
+  const { total } = value;
+  return typeof total === 'number' && Number.isFinite(total)
+    ? { progress: value.progress, total }
+    : { progress: value.progress };
 }
 
 const TaskId = z.string().min(1).max(256);
@@ -110,6 +135,7 @@ export const DetailedTaskSchema = z.looseObject({
     .optional(),
   result: z.record(z.string(), z.unknown()).optional(),
   error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The empty acknowledgement of `tasks/update` and `tasks/cancel`. */

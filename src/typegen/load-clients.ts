@@ -12,6 +12,7 @@ import { printable } from './diagnostics.js';
 import { loadError } from './load-error.js';
 import { createModuleLoader } from './module-loader.js';
 import type { Catalogue } from './render.js';
+import { syntaxErrorPlace } from './syntax-check.js';
 
 /** The same registry symbol as `MCP_CLIENT_BRAND` in src/client/client.ts. */
 const CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
@@ -107,7 +108,8 @@ export async function loadClients(
     try {
       exports = await loader.import(input.real);
     } catch (error) {
-      failures.push(`${shown}: the module failed to load: ${loadError(error)}`);
+      const place = await syntaxErrorPlace(input.real, error);
+      failures.push(`${shown}: the module failed to load: ${loadError(error, place)}`);
       continue;
     }
     let eligible = 0;

@@ -1,9 +1,11 @@
 /**
  * Why an input module failed to load, as one line naming the file and line when the error knows
  * them: esbuild's transform errors (TypeScript syntax, through tsx) list `file:line:column:
- * ERROR: text`; Node's syntax errors put `file:line` at the head of their stack; anything the
- * module threw while it ran is shown with the first stack frame that names a file. Every part is
- * escaped and shortened (printable) before it reaches the terminal.
+ * ERROR: text`; Node's syntax errors in CommonJS put `file:line`, the source line and a caret at
+ * the head of their stack (the caret gives the column); an ES module's carry no place, which
+ * syntax-check.ts finds; anything the module threw while it ran is shown with the first stack
+ * frame that names a file. Every part is escaped and shortened (printable) before it reaches the
+ * terminal.
  */
 import { fileURLToPath } from 'node:url';
 import { printable } from './diagnostics.js';
@@ -19,7 +21,7 @@ function transformErrors(message: string): string[] {
 }
 
 /** A stack location as a path: `file://` URLs decoded, tsx's `data:` modules by their `filePath`. */
-function locationOf(frame: string): string | undefined {
+export function locationOf(frame: string): string | undefined {
   const dataModule = /[?&]filePath=([^:&]+)/.exec(frame);
   if (frame.includes('data:text/javascript') && dataModule?.[1]) {
     // tsx evaluates compiled CommonJS as a data: URL whose line numbers are not the source's.
@@ -32,7 +34,8 @@ function locationOf(frame: string): string | undefined {
   return `${path}:${located[2]}${located[3] ? `:${located[3]}` : ''}`;
 }
 
-export function loadError(error: unknown): string {
+/** `place`: where a syntax error is when the error does not say (syntax-check.ts). */
+export function loadError(error: unknown, place?: string): string {
   const { name, message, stack } = (error ?? {}) as { name?: unknown; message?: unknown; stack?: unknown };
   const text = typeof message === 'string' ? message : String(error);
   const kind = typeof name === 'string' ? name : 'Error';
@@ -44,8 +47,10 @@ export function loadError(error: unknown): string {
   const frames = typeof stack === 'string' ? stack.split('\n') : [];
   // Node prefixes a SyntaxError's stack with `file:line`, then the source line and a caret.
   const head = frames[0] !== undefined && /^\S+:\d+$/.test(frames[0]) ? locationOf(frames[0]) : undefined;
+  const caret = frames[2]?.indexOf('^') ?? -1;
   const frame =
-    head ??
+    place ??
+    (head && caret >= 0 ? `${head}:${caret + 1}` : head) ??
     frames
       .filter((line) => /^\s+at /.test(line))
       .map(locationOf)

@@ -209,7 +209,7 @@ async function expectModernSchemaValidates(modern: any): Promise<void> {
     { from: { x: 1, y: 2 }, unknown: true },
   ]) {
     const result = await run(modern, invalid).catch((error: Error) => error);
-    expect(result, JSON.stringify(invalid)).toMatchObject({ error: true });
+    expect(result, JSON.stringify(invalid)).toMatchObject({ id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS' });
   }
 }
 

@@ -110,11 +110,11 @@ describe('MCPClient against the SDK McpServer', () => {
       expect(Object.getOwnPropertyDescriptor(weather, '_meta')?.enumerable).toBe(false);
       expect((weather._meta as Record<string, unknown>).source).toBe('sdk-weather');
 
-      // Arguments are validated client-side against the server's JSON Schema: Mastra tools resolve
-      // with a validation error instead of calling the server.
-      expect(await run(tools.sdk_weather, { city: 42 })).toMatchObject({
-        error: true,
-        message: expect.stringMatching(/validation failed for sdk_weather/),
+      // Arguments are validated client-side against the server's JSON Schema: the tool rejects
+      // with a MastraError naming the field instead of calling the server.
+      await expect(run(tools.sdk_weather, { city: 42 })).rejects.toMatchObject({
+        id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS',
+        message: expect.stringContaining('city: expected string, got number'),
       });
 
       // Resources.
@@ -198,10 +198,12 @@ describe('MCPClient against @modelcontextprotocol/server-everything (stdio)', ()
     expect(Object.getOwnPropertyDescriptor(weather, 'content')?.enumerable).toBe(false);
     expect(Array.isArray(weather.content)).toBe(true);
 
-    // The enum of its draft-07 input schema is enforced client-side (a Mastra validation error).
-    expect(await run(tools['everything_get-structured-content'], { location: 'Atlantis' })).toMatchObject({
-      error: true,
-      message: expect.stringMatching(/location must be equal to one of the allowed values/),
+    // The enum of its draft-07 input schema is enforced client-side, the allowed values named.
+    await expect(
+      run(tools['everything_get-structured-content'], { location: 'Atlantis' }),
+    ).rejects.toMatchObject({
+      id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS',
+      message: expect.stringMatching(/location: expected one of "New York", .*, got "Atlantis"/),
     });
 
     const image = await run(tools['everything_get-tiny-image'], {});

@@ -1,7 +1,8 @@
 /**
  * MCPClient as a Tasks requester (SEP-2663) against MCPServer over real HTTP: a tool's execute
- * follows a task to its end (input requests, status as progress, output checked, abort cancels),
- * and `mcp.tasks` starts, inspects, answers, cancels and waits for tasks by id.
+ * follows a task to its end (input requests, status and the tool's progress as progress, output
+ * checked, abort cancels), and `mcp.tasks` starts, inspects, answers, cancels and waits for tasks
+ * by id.
  */
 import type { ToolsInput } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
@@ -69,7 +70,20 @@ function tools() {
     } as unknown as z.ZodType<{ region: string }>,
     execute: async ({ region }) => `served ${region}`,
   });
-  return { greet, work, crash, wrongOutput, regional, aborted, releases };
+  // Reports its progress as a fraction of three steps.
+  const measure = createTool({
+    id: 'measure',
+    description: 'Measures in three steps',
+    inputSchema: z.object({}),
+    execute: async (_input, context) => {
+      for (const step of [1, 2, 3]) {
+        await context?.mcp?.progress?.({ progress: step, total: 3, message: `step ${step}` });
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      return 'measured';
+    },
+  });
+  return { greet, work, crash, wrongOutput, regional, measure, aborted, releases };
 }
 
 async function setup({
@@ -95,6 +109,7 @@ async function setup({
               crash: 'optional',
               wrongOutput: 'optional',
               regional: 'optional',
+              measure: 'optional',
             },
             pollIntervalMs,
           },
@@ -144,10 +159,25 @@ describe('MCPClient following tasks', () => {
     expect(asked).toEqual(['input-1:Name?']);
     expect(updates.map((update) => update.message)).toEqual(expect.arrayContaining(['Name?', 'completed']));
     expect(new Set(updates.map((update) => update.progressToken)).size).toBe(1);
-    expect(updates.map((update) => update.progress)).toEqual(updates.map((_, index) => index + 1));
+    // The progress the tool reported before it asked, carried by the task's state since.
+    expect(updates.find((update) => update.message === 'Name?')).toMatchObject({ progress: 1 });
     expect(methods).toContain('subscriptions/listen');
     expect(methods).toContain('tasks/update');
     expect(methods).not.toContain('tasks/get');
+  });
+
+  it("the tool's progress and total reach progress.onUpdate as the server pushes the task's states", async () => {
+    const { mcp } = await setup({ pollIntervalMs: 600_000 });
+    const updates: MCPProgressUpdate[] = [];
+    await mcp.progress.onUpdate('tasks', (update) => updates.push(update));
+    const { tasks_measure } = await mcp.listTools();
+    expect(await tasks_measure?.execute?.({}, {} as never)).toMatchObject({
+      content: [{ type: 'text', text: 'measured' }],
+    });
+    const reported = updates.filter((update) => update.message?.startsWith('step'));
+    expect(reported.at(-1)).toMatchObject({ progress: 3, total: 3, message: 'step 3' });
+    for (const update of reported)
+      expect(update).toMatchObject({ total: 3, message: `step ${update.progress}` });
   });
 
   it("refuses a task result that breaks the tool's output schema, as for a direct answer", async () => {

@@ -49,7 +49,7 @@ describe('two servers making the same server_tool key', () => {
     const listed = await mcp.listTools();
     expect(Object.keys(listed).sort()).toEqual(['x_w', 'x_y_z']);
     expect(textOf(await run(listed.x_y_z, {}))).toBe(`called ${tool(first)}`);
-    const expected = `${second}: MCP server '${second}': tool '${tool(second)}' left out of the server_tool map: its key 'x_y_z' is already tool '${tool(first)}' of MCP server '${first}', configured before it; rename one of the two servers (listToolsets() groups tools by server and keeps both)`;
+    const expected = `${second}: MCP server '${second}': tool '${tool(second)}' left out of the listTools() map: its key 'x_y_z' is already tool '${tool(first)}' of MCP server '${first}', configured before it; give one of the two servers another toolPrefix, or leave one tool out with excludeTools (listToolsets() groups tools by server and keeps both)`;
     expect(collisions(log.records)).toEqual([expected]);
 
     // Both stay reachable by server; a cached catalog rebuilds the same map.

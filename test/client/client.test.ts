@@ -139,16 +139,21 @@ describe('MCPClient against MCPServer', () => {
     });
     const tools = await mcp.listTools();
     expect(await run(tools.remote_weatherTool, { location: 'Graz' })).toMatchObject({ location: 'Graz' });
-    expect(await run(tools.remote_weatherTool, { location: 5 })).toMatchObject({ error: true });
+    await expect(run(tools.remote_weatherTool, { location: 5 })).rejects.toMatchObject({
+      id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS',
+      details: { server: 'remote', tool: 'weatherTool' },
+    });
   });
 
   it('validates arguments before calling the server', async () => {
     const { http } = await httpServer();
     const mcp = client({ remote: { url: http.mcpUrl } });
     const tools = await mcp.listTools();
-    const invalid = await run(tools.remote_weatherTool, { location: 5 });
-    expect(invalid).toMatchObject({ error: true });
-    expect(invalid.message).toContain('location');
+    // The error itself is test/client/client-errors.test.ts's.
+    await expect(run(tools.remote_weatherTool, { location: 5 })).rejects.toMatchObject({
+      id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS',
+      details: { field: 'location' },
+    });
   });
 
   it('wires requireToolApproval (function) with the tool name, arguments, request context and annotations', async () => {

@@ -7,9 +7,10 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppsExample, startAppsExample } from '../../examples/apps/serve.js';
+import { launchChromium } from '../support/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCREENSHOT = `${ROOT}.cache/screenshots/apps-browser.png`;
@@ -26,20 +27,7 @@ describe('MCP Apps in headless Chromium', () => {
 
   beforeAll(async () => {
     example = await startAppsExample();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      // The network is closed: nothing may try to reach Google's services in the background.
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     // Console errors of the host page and its frames: CSP refusals, failed loads, bridge failures.

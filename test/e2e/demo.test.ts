@@ -77,9 +77,8 @@ describe('npm run demo', () => {
       /^agent\s+ask_concierge -> "For \\"Any table free tonight\?\\" I recommend the window table at 20:00\."$/m,
     );
     expectLine(
-      /^workflow\s+run_quote -> success \{"dishes":3,"subtotal":37,"service":3\.7,"total":40\.7\}$/m,
+      /^workflow\s+run_quote -> structuredContent \{"dishes":3,"subtotal":37,"service":3\.7,"total":40\.7\}$/m,
     );
-    expectLine(/^\s+steps\s+price-lines \(success\) -> add-service \(success\)$/m);
   });
 
   it('lists and reads resources, lists templates and completes an argument', () => {

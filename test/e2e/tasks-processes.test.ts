@@ -66,10 +66,8 @@ describe('a task across client processes', () => {
     const { taskId } = await client('start', http.mcpUrl.href);
     expect(taskId).toEqual(expect.any(String));
     const { result } = await client('finish', http.mcpUrl.href, String(taskId));
-    const text = (result as { content: { text: string }[] }).content[0]?.text ?? '';
-    expect(JSON.parse(text)).toMatchObject({
-      status: 'success',
-      result: { amount: 120, approver: 'second process (Approve 120?)' },
+    expect(result).toMatchObject({
+      structuredContent: { amount: 120, approver: 'second process (Approve 120?)' },
     });
   });
 });

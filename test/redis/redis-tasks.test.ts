@@ -38,9 +38,11 @@ async function instance(options: { instanceTimeoutMs?: number } = {}, workflowDb
 }
 
 let id = 0;
+// These callers answer input requests: they declare form elicitation (a suspended workflow asks only then).
+const ASKING = { ...TASKS, elicitation: { form: {} } };
 async function rpc(on: Instance, method: string, params: Record<string, unknown>) {
   return replyOf<Reply>(
-    await fetch(on.url, modernRequest(method, params, { id: ++id, capabilities: TASKS })),
+    await fetch(on.url, modernRequest(method, params, { id: ++id, capabilities: ASKING })),
   );
 }
 

@@ -1,22 +1,29 @@
 /**
- * The derived tools as tasks over real HTTP: a `run_<workflow>` task that suspends asks for its
- * resume data and resumes, and is cancelled with its run; an `ask_<agent>` task streams what the
- * agent writes into its status message and ends with the synchronous tool's result.
+ * The derived tools as tasks over real HTTP: a `run_<workflow>` task that suspends asks a caller
+ * that declares elicitation for its resume data and resumes (and tells one that does not how to
+ * resume it), and is cancelled with its run; an `ask_<agent>` task streams what the agent writes
+ * into its status message and ends with the synchronous tool's result, and an agent whose model
+ * cannot stream (the README's mock) answers as it does without tasks.
  */
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
+import { createTool } from '@mastra/core/tools';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { toolCallingModel } from '../../examples/mock-model.js';
 import { InMemoryMCPTaskStore, MCPServer } from '../../src/index.js';
-import { approve, payment } from '../fixtures/payment-workflow.js';
+import { lonePayment as lone, payment } from '../fixtures/payment-workflow.js';
 import { TASKS_DECLARED as TASKS, type TaskReply } from '../fixtures/task-tools.js';
 import { modernRequest, replyOf, serveHttp, serveReplaceable } from '../helpers.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
 type Reply = TaskReply & { result?: { statusMessage?: string } };
+
+/** The capabilities of a task caller that can be asked questions (form elicitation). */
+const ASKING = { ...TASKS, elicitation: { form: {} } };
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -87,6 +94,28 @@ const writer = new Agent({
   model: writingModel(WORDS, 120),
 });
 
+// The README's kind of mock: it implements generate only (its doStream throws "Not implemented").
+const lookup = createTool({
+  id: 'lookup',
+  description: 'Looks a payment up',
+  inputSchema: z.object({ id: z.string() }),
+  execute: async ({ id }) => ({ id, state: 'paid' }),
+});
+const clerk = new Agent({
+  id: 'clerk',
+  name: 'Clerk',
+  description: 'Looks payments up',
+  instructions: 'Look it up.',
+  // A fresh one per call: the mock counts its turns (first a tool call, then the answer).
+  model: () =>
+    toolCallingModel(
+      'lookup',
+      { id: 'p-1' },
+      { answer: (part) => `Found ${JSON.stringify(part?.output?.value)}` },
+    ),
+  tools: { lookup },
+});
+
 async function setup({ mastra = true } = {}) {
   // Resuming a run needs its snapshot, which a Mastra instance's storage keeps.
   if (mastra) new Mastra({ workflows: { payment, waiting }, logger: false });
@@ -95,7 +124,7 @@ async function setup({ mastra = true } = {}) {
     version: '1.0.0',
     tools: {},
     workflows: { payment, waiting },
-    agents: { writer },
+    agents: { writer, clerk },
     tasks: { pollIntervalMs: 50 },
   });
   const http = await serveHttp(server);
@@ -104,11 +133,11 @@ async function setup({ mastra = true } = {}) {
     () => server.close(),
   );
   let id = 0;
-  const rpc = async (method: string, params: Record<string, unknown>, declare = true) =>
+  const rpc = async (method: string, params: Record<string, unknown>, capabilities: object = ASKING) =>
     replyOf<Reply>(
       await fetch(
         http.mcpUrl,
-        modernRequest(method, params, { id: ++id, capabilities: declare ? TASKS : {} }),
+        modernRequest(method, params, { id: ++id, capabilities: capabilities as Record<string, unknown> }),
       ),
     );
   const status = (taskId: string) => rpc('tasks/get', { taskId });
@@ -149,12 +178,35 @@ describe('derived tools as tasks', () => {
       const reply = await status(taskId);
       return reply.result?.status === 'completed' && reply.result;
     });
-    expect(textOf(done.result)).toContain('"approvedBy":"Ada"');
-    expect(textOf(done.result)).toContain('"status":"success"');
+    // The workflow's output, as its output schema says.
+    expect(done.result).toMatchObject({ structuredContent: { paid: 30, approvedBy: 'Ada' } });
+    expect(textOf(done.result)).toBe('{"paid":30,"approvedBy":"Ada"}');
+  });
 
-    // Called synchronously, the same tool answers with the suspended run, as before.
-    const sync = await rpc('tools/call', { name: 'run_payment', arguments: { amount: 5 } }, false);
-    expect(textOf(sync.result)).toContain('"status":"suspended"');
+  it('run_<workflow>: a task caller that declares no elicitation is told how to resume, and resume_<workflow> finishes the run', async () => {
+    const { rpc, status } = await setup();
+    const finished = async (taskId: string) =>
+      (
+        await eventually('the task to complete', async () => {
+          const reply = await status(taskId);
+          return reply.result?.status === 'completed' && reply.result;
+        })
+      ).result as { isError?: boolean; structuredContent?: unknown };
+    const started = await rpc('tools/call', { name: 'run_payment', arguments: { amount: 8 } }, TASKS);
+    const told = await finished(String(started.result?.taskId));
+    expect(told.isError).toBe(true);
+    const runId = /call tool 'resume_payment' with the arguments \{"runId":"([\w-]+)"/.exec(
+      textOf(told),
+    )?.[1];
+    expect(runId).toEqual(expect.any(String));
+    const resumed = await rpc(
+      'tools/call',
+      { name: 'resume_payment', arguments: { runId, resumeData: { approver: 'Gus' } } },
+      TASKS,
+    );
+    expect(await finished(String(resumed.result?.taskId))).toMatchObject({
+      structuredContent: { paid: 8, approvedBy: 'Gus' },
+    });
   });
 
   it('run_<workflow>: a declined question cancels the run and completes the task with a tool error', async () => {
@@ -179,14 +231,6 @@ describe('derived tools as tasks', () => {
   });
 
   it('run_<workflow>: a run that cannot resume (no Mastra storage) says so instead of asking', async () => {
-    const lone = createWorkflow({
-      id: 'lone',
-      description: 'Suspends without storage',
-      inputSchema: z.object({ amount: z.number() }),
-      outputSchema: z.object({ paid: z.number(), approvedBy: z.string() }),
-    })
-      .then(approve)
-      .commit();
     const server = new MCPServer({
       name: 'lone',
       version: '1.0.0',
@@ -200,7 +244,7 @@ describe('derived tools as tasks', () => {
       () => server.close(),
     );
     const call = async (method: string, params: Record<string, unknown>, id: number) =>
-      replyOf<Reply>(await fetch(http.mcpUrl, modernRequest(method, params, { id, capabilities: TASKS })));
+      replyOf<Reply>(await fetch(http.mcpUrl, modernRequest(method, params, { id, capabilities: ASKING })));
     const taskId = String(
       (await call('tools/call', { name: 'run_lone', arguments: { amount: 2 } }, 1)).result?.taskId,
     );
@@ -238,13 +282,26 @@ describe('derived tools as tasks', () => {
       const reply = await status(taskId);
       return reply.result?.status === 'completed' && reply.result;
     });
-    const sync = await rpc(
-      'tools/call',
-      { name: 'ask_writer', arguments: { message: 'Is it paid?' } },
-      false,
-    );
+    const sync = await rpc('tools/call', { name: 'ask_writer', arguments: { message: 'Is it paid?' } }, {});
     expect(textOf(done.result)).toBe(WORDS.join(''));
     expect(textOf(done.result)).toBe(textOf(sync.result));
+  });
+
+  it('ask_<agent>: a model that cannot stream (the README mock) answers as a task as it does without tasks', async () => {
+    const { rpc, status } = await setup();
+    const ask = { name: 'ask_clerk', arguments: { message: 'Is p-1 paid?' } };
+    const sync = await rpc('tools/call', ask, {});
+    expect(sync.result).toMatchObject({ structuredContent: { text: 'Found {"id":"p-1","state":"paid"}' } });
+    // Twice: the first task finds out that the model cannot stream, the second knows it.
+    for (let round = 0; round < 2; round++) {
+      const taskId = String((await rpc('tools/call', ask)).result?.taskId);
+      const done = await eventually('the answer', async () => {
+        const reply = await status(taskId);
+        return reply.result?.status === 'completed' && reply.result;
+      });
+      const { content, structuredContent } = sync.result as Record<string, unknown>;
+      expect(done.result).toMatchObject({ content, structuredContent });
+    }
   });
 
   it('run_<workflow>: a task survives a server restart: the next server takes the run over from its snapshot', async () => {
@@ -270,7 +327,7 @@ describe('derived tools as tasks', () => {
     let id = 0;
     const rpc = async (method: string, params: Record<string, unknown>) =>
       replyOf<Reply>(
-        await fetch(http.mcpUrl, modernRequest(method, params, { id: ++id, capabilities: TASKS })),
+        await fetch(http.mcpUrl, modernRequest(method, params, { id: ++id, capabilities: ASKING })),
       );
     const taskId = String(
       (await rpc('tools/call', { name: 'run_payment', arguments: { amount: 70 } })).result?.taskId,
@@ -299,6 +356,6 @@ describe('derived tools as tasks', () => {
       const reply = await rpc('tasks/get', { taskId });
       return reply.result?.status === 'completed' && reply.result;
     });
-    expect(textOf(done.result)).toContain('"approvedBy":"Lee"');
+    expect(done.result).toMatchObject({ structuredContent: { paid: 70, approvedBy: 'Lee' } });
   });
 });

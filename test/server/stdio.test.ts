@@ -87,7 +87,7 @@ describe.each<Era>(['modern', 'legacy'])('MCPServer over stdio, %s client', (era
       'The answer is 42.',
     );
     const workflow = await client.callTool({ name: 'run_doubler', arguments: { value: 21 } });
-    expect(JSON.parse(textOf(workflow))).toMatchObject({ status: 'success', result: { doubled: 42 } });
+    expect(workflow.structuredContent).toEqual({ doubled: 42 });
   });
 
   it('turns a throwing tool and bad arguments into isError results', async () => {

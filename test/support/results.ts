@@ -21,6 +21,16 @@ export async function rejectionOf<E>(
   throw new Error(`expected a ${type.name}, got ${String(outcome.reason)}`);
 }
 
+/** What `call` threw; fails the test when it returned. */
+export function thrownBy<E = Error>(call: () => unknown): E {
+  try {
+    call();
+  } catch (error) {
+    return error as E;
+  }
+  throw new Error('expected the call to throw');
+}
+
 /** The text blocks of a tool result's content, one per line. */
 export function textOf(result: unknown): string {
   const content = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;

@@ -267,15 +267,15 @@ export const fits: [Pick<A, keyof A>, Pick<B, keyof B>] extends [Shape, Shape] ?
   );
 
   it(
-    "writes the README's example file (examples/readme/mcp-types.generated.ts) from the same server",
+    "writes the contracts guide's example file (examples/docs/contracts/mcp-types.generated.ts) from the same server",
     async () => {
-      const example = join(repo, 'examples/readme/typegen-client.ts');
+      const example = join(repo, 'examples/docs/contracts/typegen-client.ts');
       const run = await runCli(['generate', example], { WEATHER_MCP_URL: weather.http.mcpUrl.href });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       // The client's outFile is relative to the working directory: the temporary project.
-      expect(await read('examples/readme/mcp-types.generated.ts')).toBe(
-        await readFile(join(repo, 'examples/readme/mcp-types.generated.ts'), 'utf8'),
+      expect(await read('examples/docs/contracts/mcp-types.generated.ts')).toBe(
+        await readFile(join(repo, 'examples/docs/contracts/mcp-types.generated.ts'), 'utf8'),
       );
     },
     SLOW,
@@ -574,6 +574,38 @@ export const client = new MCPClient({
         `error: broken/throws.ts: the module failed to load: Error: config needs WEATHER_URL (at ${join(project, 'broken/throws.ts')}:2:`,
       );
       expect(run.stderr).toContain('no file was written');
+    },
+    SLOW,
+  );
+
+  it(
+    'names file, line and column of a syntax error in a JavaScript module (.mjs, .js, .cjs), with tsx or without',
+    async () => {
+      // Its own folder: tsx resolves `x.js` to a sibling `x.ts`, which the test above wrote.
+      const esm = "export const client = {\n  servers: {},\n  typegen: { outFile: 'x.ts' };\n};\n";
+      await write('broken-js/syntax.mjs', esm);
+      await write('broken-js/syntax.js', esm);
+      await write(
+        'broken-js/syntax.cjs',
+        "const servers = {};\nmodule.exports = { client: { servers, typegen: { outFile: 'x.ts' }; } };\n",
+      );
+      await write('broken-js/fine.ts', 'export const x = 1;\n');
+      const files = ['broken-js/syntax.mjs', 'broken-js/syntax.js', 'broken-js/syntax.cjs'];
+      const expected = [
+        `error: broken-js/syntax.mjs: the module failed to load: SyntaxError: Unexpected token ';' (at ${join(project, 'broken-js/syntax.mjs')}:3:31)`,
+        `error: broken-js/syntax.js: the module failed to load: SyntaxError: Unexpected token ';' (at ${join(project, 'broken-js/syntax.js')}:3:31)`,
+        `error: broken-js/syntax.cjs: the module failed to load: SyntaxError: Unexpected token ';' (at ${join(project, 'broken-js/syntax.cjs')}:2:67)`,
+      ];
+      // Node's own import() (tsx hidden), then tsx's loader, which a TypeScript input brings in.
+      const native = await runNode(
+        ['--import', tsxLoader, '--import', fixture('hide-packages.mjs'), cliEntry, 'generate', ...files],
+        { HIDDEN_PACKAGES: 'tsx' },
+      );
+      const throughTsx = await runCli(['generate', ...files, 'broken-js/fine.ts']);
+      for (const run of [native, throughTsx]) {
+        expect(run.code).toBe(1);
+        for (const line of expected) expect(run.stderr).toContain(line);
+      }
     },
     SLOW,
   );

@@ -29,6 +29,17 @@ import {
   validateClientMetadataUrl,
 } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
+import {
+  anyObject,
+  assertOptions,
+  either,
+  fn,
+  type OptionsOf,
+  object,
+  required,
+  string,
+  url,
+} from '../../shared/options.js';
 import { InMemoryOAuthStorage, type OAuthStorage, readJson, STORAGE_KEYS, StorageQueue } from './storage.js';
 
 export interface MCPOAuthClientProviderOptions {
@@ -45,6 +56,19 @@ export interface MCPOAuthClientProviderOptions {
   /** Where tokens, discovery state, the PKCE verifier and `state` are kept. Default: in memory. */
   storage?: OAuthStorage;
 }
+
+/** The SDK's client metadata and information pass through, so only their kind is checked. */
+const OPTIONS = object(
+  {
+    redirectUrl: required(either(string, url)),
+    clientMetadata: required(anyObject),
+    clientInformation: anyObject,
+    clientMetadataUrl: string,
+    onRedirectToAuthorization: fn,
+    storage: anyObject,
+  } satisfies OptionsOf<MCPOAuthClientProviderOptions>,
+  'MCPOAuthClientProvider',
+);
 
 /** An authorization the SDK started outside `authenticate()`: its URL went to `onRedirectToAuthorization`. */
 export interface PendingAuthorization {
@@ -117,6 +141,11 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
   private endedFlowState: string | undefined;
 
   constructor(private readonly options: MCPOAuthClientProviderOptions) {
+    assertOptions(OPTIONS, options, {
+      where: 'MCPOAuthClientProvider',
+      label: 'the MCPOAuthClientProvider options',
+      code: MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,
+    });
     const { clientInformation, clientMetadataUrl, redirectUrl, clientMetadata } = options ?? {};
     if (clientInformation && clientMetadataUrl) {
       throw configError(

@@ -6,6 +6,16 @@
  */
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
+import {
+  anyObject,
+  assertOptions,
+  either,
+  type OptionsOf,
+  object,
+  required,
+  string,
+  url,
+} from '../../shared/options.js';
 import { MCPOAuthClientProvider } from './oauth-provider.js';
 import { InMemoryOAuthStorage, STORAGE_KEYS } from './storage.js';
 
@@ -15,10 +25,24 @@ export interface SimpleTokenProviderOptions {
   clientInformation: OAuthClientInformationMixed;
 }
 
+const OPTIONS = object(
+  {
+    redirectUrl: required(either(string, url)),
+    clientMetadata: required(anyObject),
+    clientInformation: required(anyObject),
+  } satisfies OptionsOf<SimpleTokenProviderOptions>,
+  'createSimpleTokenProvider()',
+);
+
 export function createSimpleTokenProvider(
   token: string,
   options: SimpleTokenProviderOptions,
 ): MCPOAuthClientProvider {
+  assertOptions(OPTIONS, options, {
+    where: 'createSimpleTokenProvider()',
+    label: 'the createSimpleTokenProvider() options',
+    code: MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,
+  });
   if (typeof token !== 'string' || token === '') {
     throw mcpError(
       MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,

@@ -10,6 +10,7 @@
 
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { ConnectionLookup } from '../actions.js';
+import { checkSubscribeOptions } from '../options.js';
 import { deliveryPlan } from './delivery-plan.js';
 import { isWebhookRefusal, outerError, protocolCode } from './errors.js';
 import { listEventTypes } from './list.js';
@@ -81,6 +82,7 @@ export function eventActions(
     args: Record<string, unknown> = {},
     options: MCPEventSubscribeOptions = {},
   ): Promise<MCPEventSubscription> => {
+    checkSubscribeOptions(options);
     const connection = lookup.get(serverName);
     const { signal } = options;
     const resolved = resolveOptions(options, connection);

@@ -15,9 +15,23 @@
 import { MastraError } from '@mastra/core/error';
 import type { NotificationPriority } from '@mastra/core/notifications';
 import { SignalProvider } from '@mastra/core/signals';
+import { MCPErrorCode } from '../../errors.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
+import {
+  anyObject,
+  arrayOf,
+  assertOptions,
+  boolean,
+  either,
+  fn,
+  type OptionsOf,
+  object,
+  required,
+  string,
+} from '../../shared/options.js';
 import type { MCPClient } from '../client.js';
 import { messageOf } from '../errors.js';
+import { SUBSCRIBE_OPTIONS } from '../options.js';
 import { InMemoryMCPEventCursorStore, type MCPEventCursorStore } from './cursor-store.js';
 import {
   type EndReason,
@@ -61,6 +75,23 @@ export interface MCPEventsSignalProviderOptions {
   onError?: (error: unknown, info: MCPEventsErrorInfo) => void;
 }
 
+const { cursor: _cursor, signal: _signal, ...SUBSCRIBE_OPTIONS_SET } = SUBSCRIBE_OPTIONS;
+
+const OPTIONS = object(
+  {
+    client: required(anyObject),
+    id: string,
+    name: string,
+    cursorStore: anyObject,
+    subscribeOptions: object(SUBSCRIBE_OPTIONS_SET),
+    priority: string,
+    coalesce: boolean,
+    tools: either(boolean, object({ servers: required(arrayOf(string)) })),
+    onError: fn,
+  } satisfies OptionsOf<MCPEventsSignalProviderOptions>,
+  'MCPEventsSignalProvider',
+);
+
 type EntryState = 'starting' | 'live' | 'released' | 'stopped' | 'ended';
 
 interface Entry extends SubscriptionIdentity {
@@ -84,6 +115,11 @@ export class MCPEventsSignalProvider extends SignalProvider<string> {
   private tools: ReturnType<typeof eventTools> | undefined;
 
   constructor(options: MCPEventsSignalProviderOptions) {
+    assertOptions(OPTIONS, options, {
+      where: 'MCPEventsSignalProvider',
+      label: 'the MCPEventsSignalProvider options',
+      code: MCPErrorCode.CLIENT_INVALID_OPTION,
+    });
     super();
     this.options = options;
     this.id = options.id ?? 'mcp-events';

@@ -3,7 +3,7 @@
  * stream (`notifications/tasks`), and polls `tasks/get` at the server's `pollIntervalMs` until a
  * push arrived for it (then only as a backstop, every ten intervals); answers each
  * new input request once (keys are unique over a task's life) through the connection's
- * `inputRequests` handler and `tasks/update`, reports status changes, and resolves with the
+ * `inputRequests` handler and `tasks/update`, reports status and progress changes, and resolves with the
  * tool's result once `completed`. `failed` and `cancelled` reject with the task's error. The abort
  * signal cancels the task (`tasks/cancel`). A poll that cannot reach the server is retried by task
  * id, through reconnects and server restarts, until the outage lasts longer than the connection
@@ -12,7 +12,7 @@
 import { type CallToolResult, type ElicitResult, ProtocolError } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { sleep } from '../../shared/sleep.js';
-import type { DetailedTask, Task } from '../../shared/tasks-wire.js';
+import { type DetailedTask, type Task, taskProgressOf } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { findCause, messageOf } from '../errors.js';
 import type { MCPInputRequest } from '../types.js';
@@ -34,7 +34,7 @@ const MIN_BACKSTOP_MS = 5000;
 export interface FollowOptions {
   /** Cancels the task (`tasks/cancel`) and rejects with its reason. */
   signal?: AbortSignal;
-  /** Each new status or status message. */
+  /** Each new status, status message or progress report. */
   onStatus?: (task: DetailedTask) => void;
   /** What the task is, for messages: `MCP tool 'x' on server 'y'`, or the task alone. */
   what?: string;
@@ -139,7 +139,7 @@ export async function followTask(
   try {
     for (;;) {
       stopped.throwIfAborted();
-      const state = `${task.status}\u0000${task.statusMessage ?? ''}`;
+      const state = `${task.status}\u0000${task.statusMessage ?? ''}\u0000${JSON.stringify(taskProgressOf(task) ?? null)}`;
       if (state !== seen) {
         seen = state;
         onStatus?.(task);

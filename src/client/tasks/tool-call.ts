@@ -1,12 +1,14 @@
 /**
  * A tool call on a server that offers the Tasks extension: the call declares the extension, and
  * an answer that is a task is followed to its end (follow.ts), its status changes reported as
- * progress updates (`progressToken` the task id). The SDK checks structured output only on a
+ * progress updates (`progressToken` the task id; `progress`/`total` as the tool reported them, or
+ * a count of the updates while it reported none). The SDK checks structured output only on a
  * direct answer, so with the extension declared the output is checked here instead, the same way,
  * on whichever result the call ends with.
  */
 import type { RequestContext } from '@mastra/core/request-context';
 import type { CallToolResult, JsonSchemaType } from '@modelcontextprotocol/client';
+import { taskProgressOf } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { fire } from '../sdk-client.js';
 import type { MCPToolDefinition } from '../tools/definition.js';
@@ -67,12 +69,17 @@ export async function callToolFollowingTasks(
     ? await followTask(connection, task, {
         ...(signal ? { signal } : {}),
         what: `MCP tool '${name}' on server '${connection.name}'`,
-        onStatus: ({ taskId, status, statusMessage }) =>
+        onStatus: (state) => {
+          // The tool's own progress report when the task carries one, else a count of the updates.
+          const reported = taskProgressOf(state);
+          updates = reported?.progress ?? updates + 1;
           fire(connection, connection.handlers.progress, {
-            progressToken: taskId,
-            progress: ++updates,
-            message: statusMessage ?? status,
-          }),
+            progressToken: state.taskId,
+            progress: updates,
+            ...(reported?.total !== undefined ? { total: reported.total } : {}),
+            message: state.statusMessage ?? state.status,
+          });
+        },
       })
     : answer;
   checkOutput(connection, definition, result);

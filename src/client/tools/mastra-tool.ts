@@ -2,8 +2,9 @@
  * Builds a `@mastra/core` tool from a tool definition. The input schema validates arguments (the
  * server's JSON Schema as written, 2020-12 by default); structured output is validated by the SDK
  * against the advertised output schema; approval, progress, trace context and error handling
- * follow the server's configuration. The tool-call span sends its traceparent and links to the
- * server span a reply names.
+ * follow the server's configuration; invalid arguments reject (invalid-arguments.ts), and a failed
+ * call names its cause as a connect would. The tool-call span sends its traceparent and links to
+ * the server span a reply names.
  */
 import { randomUUID } from 'node:crypto';
 import { createTool, type ToolExecutionContext } from '@mastra/core/tools';
@@ -16,9 +17,9 @@ import {
   repliedSpan,
 } from '../../shared/trace-context.js';
 import type { ServerConnection } from '../connection.js';
-import { messageOf } from '../errors.js';
 import { callToolFollowingTasks } from '../tasks/tool-call.js';
 import type { MCPToolDefinition } from './definition.js';
+import { ArgumentGuard } from './invalid-arguments.js';
 import { shownPattern } from './pattern-budget.js';
 import { shapeToolResult } from './result.js';
 import { inputSchemaFor } from './schema-cache.js';
@@ -49,10 +50,6 @@ function traceOf(span: CurrentSpan | undefined): MCPTraceContext | undefined {
   return traceparent ? { traceparent } : undefined;
 }
 
-export function toolKey(serverName: string, toolName: string): string {
-  return `${serverName}_${toolName}`;
-}
-
 /** With the default validator, says which of the tool's patterns it will not check, and why. */
 function reportUncheckedPatterns(connection: ServerConnection, definition: MCPToolDefinition): void {
   if (connection.definition.jsonSchemaValidator) return;
@@ -68,11 +65,14 @@ function reportUncheckedPatterns(connection: ServerConnection, definition: MCPTo
   }
 }
 
-/** `eager` compiles the input schema now (a live listing reports a broken schema at once). */
+/**
+ * `eager` compiles the input schema now (a live listing reports a broken schema at once); `key`
+ * is the tool's id, its key in the client's flat map (tool-names.ts).
+ */
 export function mastraTool(
   connection: ServerConnection,
   definition: MCPToolDefinition,
-  { eager }: { eager: boolean },
+  { eager, key }: { eager: boolean; key: string },
 ) {
   const { name: serverName, definition: server } = connection;
   const inputSchema = inputSchemaFor(definition.inputSchema as JsonSchemaType, server.jsonSchemaValidator, {
@@ -82,8 +82,9 @@ export function mastraTool(
   reportUncheckedPatterns(connection, definition);
   const approval = server.requireToolApproval;
   const title = definition.title ?? definition.annotations?.title;
-  return createTool({
-    id: toolKey(serverName, definition.name),
+  const argumentGuard = new ArgumentGuard(serverName, definition.name, inputSchema);
+  const tool = createTool({
+    id: key,
     description: definition.description ?? '',
     ...(title !== undefined ? { title } : {}),
     inputSchema: inputSchema as never,
@@ -132,20 +133,19 @@ export function mastraTool(
         // The reply names the server span that handled the call (MCPServer does): link to it.
         const serverSpan = repliedSpan(result._meta);
         if (serverSpan) addSpanLink(span, { ...serverSpan, kind: 'mcp.server' });
-        return shapeToolResult(
-          result as never,
-          { server: serverName, tool: definition.name },
-          server.onToolError,
+        return argumentGuard.own(
+          shapeToolResult(result as never, { server: serverName, tool: definition.name }, server.onToolError),
         );
       } catch (error) {
         if ((error as { id?: string }).id === MCPErrorCode.CLIENT_TOOL_ERROR) throw error;
         throw mcpError(
           MCPErrorCode.CLIENT_TOOL_CALL_FAILED,
-          `MCP tool '${definition.name}' on server '${serverName}' failed: ${messageOf(error)}`,
+          `MCP tool '${definition.name}' on server '${serverName}' failed: ${connection.describeFailure(error)}`,
           { server: serverName, tool: definition.name },
           error,
         );
       }
     },
   });
+  return argumentGuard.guard(tool);
 }

@@ -1,9 +1,9 @@
 /**
- * The client's default JSON Schema validator: the SDK's Ajv validator over Ajv engines whose
- * regular expressions are RE2's (safe-pattern.ts), so no schema a server sends can make a check
- * backtrack. MCPClient validates tool arguments with it (schema-cache.ts) and gives it to every
- * SDK Client, which validates structured output with it; a server's `jsonSchemaValidator` option
- * replaces it for that server.
+ * The client's default JSON Schema validator: Ajv engines as the SDK's Ajv validator builds them,
+ * whose regular expressions are RE2's (safe-pattern.ts), so no schema a server sends can make a
+ * check backtrack. MCPClient validates tool arguments with it (schema-cache.ts; a failure carries
+ * its issues, argument-issues.ts) and gives it to every SDK Client, which validates structured
+ * output with it; a server's `jsonSchemaValidator` option replaces it for that server.
  *
  * Dialects as the SDK's default validator has them: no `$schema` or 2020-12, 2019-09, draft-07
  * and draft-06; any other `$schema` is an error. Engines are built with the SDK's default options
@@ -13,11 +13,12 @@
  * by the tools still alive.
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/client/validators/ajv';
+import { addFormats } from '@modelcontextprotocol/client/validators/ajv';
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { MCPErrorCode, mcpError } from '../../errors.js';
+import { type ArgumentIssue, issuesFromAjv } from './argument-issues.js';
 import { safeRegExp } from './safe-pattern.js';
 
 const MAX_COMPILATIONS = 500;
@@ -46,8 +47,13 @@ function dialectOf(schema: JsonSchemaType): Dialect {
   );
 }
 
+type Engine = InstanceType<(typeof ENGINES)[Dialect]>;
+
+/** A check's result; a failure also carries its issues (field path, what was expected) for arguments. */
+export type CheckResult<T> = ReturnType<JsonSchemaValidator<T>> & { issues?: ArgumentIssue[] };
+
 export class SafeJsonSchemaValidator implements jsonSchemaValidator {
-  private engines = new Map<Dialect, AjvJsonSchemaValidator>();
+  private engines = new Map<Dialect, Engine>();
   private compiled = new WeakSet<object>();
   private compilations = 0;
 
@@ -61,9 +67,9 @@ export class SafeJsonSchemaValidator implements jsonSchemaValidator {
       this.compiled.add(schema);
     }
     const dialect = dialectOf(schema);
-    let validator = this.engines.get(dialect);
-    if (!validator) {
-      const engine = new ENGINES[dialect]({
+    let engine = this.engines.get(dialect);
+    if (!engine) {
+      engine = new ENGINES[dialect]({
         strict: false,
         validateFormats: true,
         validateSchema: false,
@@ -71,12 +77,23 @@ export class SafeJsonSchemaValidator implements jsonSchemaValidator {
         addUsedSchema: false,
         code: { regExp: safeRegExp },
       });
-      // The SDK's validator and format plugin type against its bundled copy of the same Ajv major.
+      // The SDK's format plugin types against its bundled copy of the same Ajv major.
       addFormats(engine as never);
-      validator = new AjvJsonSchemaValidator(engine as never);
-      this.engines.set(dialect, validator);
+      this.engines.set(dialect, engine);
     }
-    return validator.getValidator<T>(schema);
+    // Compiled here rather than through the SDK's AjvJsonSchemaValidator, whose results keep only
+    // Ajv's text: the issues need each error's path and parameters.
+    const check = engine.compile(schema);
+    const errorsText = engine.errorsText.bind(engine);
+    return (input: unknown): CheckResult<T> =>
+      check(input)
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : {
+            valid: false,
+            data: undefined,
+            errorMessage: errorsText(check.errors),
+            issues: issuesFromAjv(check.errors ?? [], input),
+          };
   }
 }
 

@@ -10,6 +10,7 @@
  * admit them).
  */
 import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { ArgumentIssue } from './argument-issues.js';
 import type { PatternBudget } from './pattern-budget.js';
 import { defaultJsonSchemaValidator, withPatternBudget } from './validation.js';
 
@@ -64,10 +65,11 @@ export function inputSchemaFor(
           const reason = error instanceof Error ? error.message : String(error);
           return { issues: [{ message: `the tool's input schema cannot be used: ${reason}` }] };
         }
-        const result = check(data);
-        return result.valid
-          ? { value: result.data }
-          : { issues: [{ message: result.errorMessage ?? 'invalid' }] };
+        const result: { valid: boolean; data?: unknown; errorMessage?: string; issues?: ArgumentIssue[] } =
+          check(data);
+        if (result.valid) return { value: result.data };
+        // The default validator names each field (argument-issues.ts); another gives one message.
+        return { issues: result.issues ?? [{ message: result.errorMessage ?? 'invalid', path: [] }] };
       },
     },
   };

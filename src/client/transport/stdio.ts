@@ -1,7 +1,8 @@
 /**
  * The stdio transport of one server. The environment starts from the SDK's curated whitelist, or
- * from nothing with `inheritDefaultEnv: false`; the child's stderr is forwarded to the logger
- * line by line instead of being lost or mixed into the parent's output; its stdout is read within
+ * from nothing with `inheritDefaultEnv: false`; the child's stderr is always piped and read line
+ * by line (stderr-lines.ts: where the `stderr` option sends it, its tail kept for the report of a
+ * child that dies before answering); its stdout is read within
  * `maxMessageBytes` (bounded-read-buffer.ts). The child and its pipes hold the process open only
  * while the connection is busy (see activity.ts), and closing ends the child in bounded time:
  * stdin closed, then SIGTERM, then SIGKILL.
@@ -17,6 +18,7 @@ import type { Activity } from '../activity.js';
 import type { LogHandler, StdioServerDefinition } from '../types.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
 import type { MessageBound } from './message-bound.js';
+import { StderrLines } from './stderr-lines.js';
 import type { ExitReport } from './stdio-exit.js';
 
 /** How long a server gets to exit after its stdin closed, then after SIGTERM, before SIGKILL. */
@@ -46,8 +48,8 @@ export function stdioEnvironment(definition: StdioServerDefinition): Record<stri
  * synchronous `spawn` that reads them. close() is shared, because the SDK may start closing on its
  * own (a failed handshake) without anyone awaiting it. And the child's handles follow the
  * connection's activity: an idle child must not keep a script that forgot disconnect() alive.
- * It also records how the child ended when no signal of ours ended it, for connect errors, and
- * replaces the SDK's read buffer (private, as the child is) with one bounded by `maxMessageBytes`.
+ * It also records how the child ended when no signal of ours ended it, and offers its stderr tail
+ * and environment, for connect errors (stdio-exit.ts), and replaces the SDK's read buffer (private, as the child is) with one bounded by `maxMessageBytes`.
  */
 class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
   private closing: Promise<void> | undefined;
@@ -55,17 +57,24 @@ class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
   /** How the child ended unless a signal of ours ended it: what a failed handshake is reported with. */
   ownExit: string | undefined;
   private signalled = false;
-  /** The child's last non-empty stderr line. */
-  lastStderr: string | undefined;
+  /** The child's environment: a variable it lacks may be why it died. */
+  readonly environment: Record<string, string>;
 
   constructor(
     parameters: StdioServerParameters,
+    private readonly stderrLines: StderrLines,
     private readonly inheritDefaults: boolean,
     private readonly activity: Activity,
     bound: MessageBound,
   ) {
     super(parameters);
+    this.environment = parameters.env ?? {};
     (this as unknown as { _readBuffer: BoundedReadBuffer })._readBuffer = new BoundedReadBuffer(bound);
+  }
+
+  /** The last lines the child wrote to stderr. */
+  get stderrTail(): readonly string[] {
+    return this.stderrLines.tail;
   }
 
   /** The SDK keeps the child private; it and its pipes are the handles that hold the process open. */
@@ -156,29 +165,15 @@ export function stdioTransport(
     stderr: 'pipe',
     ...(definition.cwd ? { cwd: definition.cwd } : {}),
   };
+  const stderr = new StderrLines(serverName, definition.stderr, log);
   const transport = new ManagedStdioTransport(
     parameters,
+    stderr,
     definition.inheritDefaultEnv !== false,
     activity,
     bound,
   );
-  let pending = '';
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.trim()) {
-        transport.lastStderr = line;
-        log({
-          level: 'info',
-          message: line,
-          timestamp: new Date(),
-          serverName,
-          details: { stream: 'stderr' },
-        });
-      }
-    }
-  });
+  transport.stderr?.on('data', (chunk: Buffer | string) => stderr.write(chunk));
+  transport.stderr?.on('end', () => stderr.end());
   return transport;
 }

@@ -8,11 +8,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { MCPErrorCode } from '../../errors.js';
 import {
-  type ProtectedResource,
-  protectedResource,
-  sendProtectedResourceMetadata,
-} from './protected-resource-metadata.js';
+  anyObject,
+  arrayOf,
+  assertOptions,
+  fn,
+  type OptionsOf,
+  object,
+  required,
+  string,
+} from '../../shared/options.js';
+import { metadataAnswer, type ProtectedResource, protectedResource } from './protected-resource-metadata.js';
 import { sameResource, type TokenValidationResult, type TokenValidator } from './token-validators.js';
 
 export interface OAuthProtectionOptions {
@@ -42,6 +49,23 @@ export type OAuthMiddleware = (
   url: URL,
 ) => Promise<{ proceed: boolean }>;
 
+/** What the protection answers in place of the endpoint (the metadata, a challenge), for either door to write. */
+export interface OAuthAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** The protection's decision on one request: an answer, or go on (with the caller, once authenticated). */
+export type OAuthOutcome = { proceed: true; auth?: AuthInfo } | { proceed: false; answer: OAuthAnswer };
+
+/** The resource-server protection apart from any request type: Node's middleware and `server.fetch` share it. */
+export type OAuthProtection = (
+  method: string | undefined,
+  pathname: string,
+  authorization: string | null | undefined,
+) => Promise<OAuthOutcome>;
+
 type AuthRequest = IncomingMessage & { auth?: AuthInfo };
 
 /** RFC 6750 §2.1 b64token. */
@@ -64,12 +88,11 @@ function bearerChallenge(params: Record<string, string | undefined>): string {
   return parts.length > 0 ? `Bearer ${parts.join(', ')}` : 'Bearer';
 }
 
-function sendOAuthError(
-  res: ServerResponse,
+function oauthError(
   status: number,
   body: { error: string; error_description: string },
   challenge?: string,
-): void {
+): OAuthOutcome {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'cache-control': 'no-store',
@@ -78,7 +101,7 @@ function sendOAuthError(
     headers['www-authenticate'] = challenge;
     headers['access-control-expose-headers'] = 'WWW-Authenticate';
   }
-  res.writeHead(status, headers).end(JSON.stringify(body));
+  return { proceed: false, answer: { status, headers, body: JSON.stringify(body) } };
 }
 
 const STATUS_BY_ERROR: Record<string, number> = {
@@ -87,12 +110,7 @@ const STATUS_BY_ERROR: Record<string, number> = {
   invalid_request: 400,
 };
 
-function reject(
-  res: ServerResponse,
-  prm: ProtectedResource,
-  scopes: string[],
-  result: TokenValidationResult,
-) {
+function reject(prm: ProtectedResource, scopes: string[], result: TokenValidationResult): OAuthOutcome {
   const error = result.error ?? 'invalid_token';
   const description = result.errorDescription ?? 'The access token is invalid';
   const scope = error === 'insufficient_scope' ? (result.requiredScopes ?? scopes).join(' ') : undefined;
@@ -102,7 +120,7 @@ function reject(
     scope,
     resource_metadata: prm.url,
   });
-  sendOAuthError(res, STATUS_BY_ERROR[error] ?? 401, { error, error_description: description }, challenge);
+  return oauthError(STATUS_BY_ERROR[error] ?? 401, { error, error_description: description }, challenge);
 }
 
 function authInfo(
@@ -137,11 +155,39 @@ function staleOrForeign(result: TokenValidationResult, resource: string): string
     : 'The access token was not issued for this resource';
 }
 
-export function createOAuthMiddleware({
-  oauth,
-  mcpPath = '/mcp',
-  logger,
-}: OAuthMiddlewareOptions): OAuthMiddleware {
+/** The `oauth` options, here and in MCPServer's `http` option; the URLs are protectedResource()'s to check. */
+export const OAUTH_PROTECTION_OPTIONS = {
+  resource: required(string),
+  authorizationServers: required(arrayOf(string)),
+  scopesSupported: arrayOf(string),
+  resourceName: string,
+  validateToken: fn,
+} satisfies OptionsOf<OAuthProtectionOptions>;
+
+const OPTIONS = object(
+  {
+    oauth: required(object(OAUTH_PROTECTION_OPTIONS)),
+    mcpPath: string,
+    logger: anyObject,
+  } satisfies OptionsOf<OAuthMiddlewareOptions>,
+  'createOAuthMiddleware()',
+);
+
+/**
+ * The protection as `createOAuthMiddleware` builds it: the metadata on its well-known paths, and a
+ * valid Bearer token required on `protects` (default `mcpPath` alone; `listen()` adds its legacy
+ * SSE paths). Options are checked here, at construction.
+ */
+export function oauthProtection(
+  options: OAuthMiddlewareOptions,
+  protects: readonly string[] = [options?.mcpPath ?? '/mcp'],
+): OAuthProtection {
+  assertOptions(OPTIONS, options, {
+    where: 'createOAuthMiddleware()',
+    label: 'the OAuth middleware options',
+    code: MCPErrorCode.SERVER_INVALID_OAUTH_CONFIG,
+  });
+  const { oauth, mcpPath = '/mcp', logger } = options;
   const log = logger ?? new ConsoleLogger({ name: 'MCP OAuth' });
   const scopes = oauth.scopesSupported ?? ['mcp:read', 'mcp:write'];
   const prm = protectedResource({
@@ -158,32 +204,26 @@ export function createOAuthMiddleware({
     );
   }
 
-  return async (req, res, url) => {
-    if (prm.paths.has(url.pathname)) {
-      sendProtectedResourceMetadata(req.method, res, prm.document);
-      return { proceed: false };
-    }
+  return async (method, pathname, authorization) => {
+    if (prm.paths.has(pathname)) return { proceed: false, answer: metadataAnswer(method, prm.document) };
     // CORS preflights carry no credentials; the MCP handler answers them.
-    if (url.pathname !== mcpPath || req.method === 'OPTIONS') return { proceed: true };
+    if (!protects.includes(pathname) || method === 'OPTIONS') return { proceed: true };
 
-    const credentials = credentialsOf(req.headers.authorization);
+    const credentials = credentialsOf(authorization ?? undefined);
     if (credentials.kind === 'none') {
       // RFC 6750 §3.1: no error code when the request carried no credentials.
-      sendOAuthError(
-        res,
+      return oauthError(
         401,
         { error: 'unauthorized', error_description: 'This MCP endpoint requires a Bearer access token' },
         bearerChallenge({ resource_metadata: prm.url, scope: scopes.join(' ') }),
       );
-      return { proceed: false };
     }
     if (credentials.kind === 'malformed') {
-      reject(res, prm, scopes, {
+      return reject(prm, scopes, {
         valid: false,
         error: 'invalid_request',
         errorDescription: 'The Authorization header is not a well-formed Bearer credential',
       });
-      return { proceed: false };
     }
 
     let result: TokenValidationResult = { valid: true };
@@ -194,16 +234,31 @@ export function createOAuthMiddleware({
         log.error(
           `OAuth middleware for ${oauth.resource}: token validation failed: ${error instanceof Error ? error.message : String(error)}`,
         );
-        sendOAuthError(res, 500, { error: 'server_error', error_description: 'Token validation failed' });
-        return { proceed: false };
+        return oauthError(500, { error: 'server_error', error_description: 'Token validation failed' });
       }
     }
     const refusal = result.valid ? staleOrForeign(result, oauth.resource) : undefined;
     if (!result.valid || refusal) {
-      reject(res, prm, scopes, refusal ? { valid: false, errorDescription: refusal } : result);
+      return reject(prm, scopes, refusal ? { valid: false, errorDescription: refusal } : result);
+    }
+    return { proceed: true, auth: authInfo(credentials.token, result, oauth.resource, prm) };
+  };
+}
+
+/** Writes a protection answer to a Node response. */
+export function writeOAuthAnswer(res: ServerResponse, answer: OAuthAnswer): void {
+  res.writeHead(answer.status, answer.headers).end(answer.body);
+}
+
+export function createOAuthMiddleware(options: OAuthMiddlewareOptions): OAuthMiddleware {
+  const protection = oauthProtection(options);
+  return async (req, res, url) => {
+    const outcome = await protection(req.method, url.pathname, req.headers.authorization);
+    if (!outcome.proceed) {
+      writeOAuthAnswer(res, outcome.answer);
       return { proceed: false };
     }
-    (req as AuthRequest).auth = authInfo(credentials.token, result, oauth.resource, prm);
+    if (outcome.auth) (req as AuthRequest).auth = outcome.auth;
     return { proceed: true };
   };
 }

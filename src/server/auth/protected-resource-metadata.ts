@@ -4,7 +4,6 @@
  * the `resource_metadata` URL advertised in `WWW-Authenticate` challenges. The document is built
  * and checked against the SDK's schema once, when the middleware is created.
  */
-import type { ServerResponse } from 'node:http';
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/core';
 import {
   getOAuthProtectedResourceMetadataUrl,
@@ -71,36 +70,41 @@ export function protectedResource(options: ProtectedResourceMetadataOptions): Pr
 
 const CORS = { 'access-control-allow-origin': '*' };
 
-/** Answers a request for the document: GET/HEAD with it, OPTIONS as a CORS preflight, else 405. */
-export function sendProtectedResourceMetadata(
+/** The answer to a request for the document: GET/HEAD with it, OPTIONS as a CORS preflight, else 405. */
+export function metadataAnswer(
   method: string | undefined,
-  res: ServerResponse,
   document: OAuthProtectedResourceMetadata,
-): void {
+): { status: number; headers: Record<string, string>; body: string | undefined } {
   if (method === 'OPTIONS') {
-    res
-      .writeHead(204, {
+    return {
+      status: 204,
+      headers: {
         ...CORS,
         'access-control-allow-methods': 'GET, HEAD, OPTIONS',
         'access-control-allow-headers': '*',
-      })
-      .end();
-    return;
+      },
+      body: undefined,
+    };
   }
   if (method !== 'GET' && method !== 'HEAD') {
-    res
-      .writeHead(405, { ...CORS, allow: 'GET, HEAD, OPTIONS', 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({ error: 'method_not_allowed', error_description: `${method} is not allowed here` }),
-      );
-    return;
+    return {
+      status: 405,
+      headers: { ...CORS, allow: 'GET, HEAD, OPTIONS', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        error: 'method_not_allowed',
+        error_description: `${method} is not allowed here`,
+      }),
+    };
   }
   const body = JSON.stringify(document);
-  res.writeHead(200, {
-    ...CORS,
-    'content-type': 'application/json',
-    'cache-control': 'public, max-age=3600',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(method === 'HEAD' ? undefined : body);
+  return {
+    status: 200,
+    headers: {
+      ...CORS,
+      'content-type': 'application/json',
+      'cache-control': 'public, max-age=3600',
+      'content-length': String(new TextEncoder().encode(body).byteLength),
+    },
+    body: method === 'HEAD' ? undefined : body,
+  };
 }

@@ -5,6 +5,8 @@
  * per instance: cursors from before a restart are recognised as foreign.
  */
 import { randomUUID } from 'node:crypto';
+import { MCPErrorCode } from '../../errors.js';
+import { assertOptions, number, type OptionsOf, object } from '../../shared/options.js';
 import type {
   MCPEventOccurrence,
   MCPEventStore,
@@ -14,6 +16,11 @@ import type {
 } from './contracts.js';
 import { ReadScan } from './read-scan.js';
 import type { InMemoryMCPEventStoreOptions } from './types.js';
+
+const OPTIONS = object(
+  { maxEvents: number, maxAgeMs: number } satisfies OptionsOf<InMemoryMCPEventStoreOptions>,
+  'InMemoryMCPEventStore',
+);
 
 interface Entry {
   seq: number;
@@ -40,6 +47,11 @@ export class InMemoryMCPEventStore implements MCPEventStore {
   private readonly maxAgeMs: number;
 
   constructor(options: InMemoryMCPEventStoreOptions = {}) {
+    assertOptions(OPTIONS, options, {
+      where: 'InMemoryMCPEventStore',
+      label: 'the InMemoryMCPEventStore options',
+      code: MCPErrorCode.SERVER_INVALID_EVENTS_OPTION,
+    });
     this.maxEvents = Math.max(1, options.maxEvents ?? 1000);
     this.maxAgeMs = Math.max(0, options.maxAgeMs ?? 60 * 60 * 1000);
   }

@@ -93,6 +93,6 @@ export function taskNotification(task: WireTask, id: RequestId) {
   return {
     jsonrpc: '2.0' as const,
     method: TASKS_NOTIFICATION,
-    params: { ...task, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+    params: { ...task, _meta: { ...(task._meta as object | undefined), [SUBSCRIPTION_ID_META_KEY]: id } },
   };
 }

@@ -14,6 +14,7 @@
  *   when it alone is over a bound: its caller can still read it, until the next one finishes.
  */
 import { MCPErrorCode, mcpError } from '../../errors.js';
+import { assertOptions, number, type OptionsOf, object } from '../../shared/options.js';
 import { isTerminal } from '../../shared/tasks-wire.js';
 import { positiveOption } from './options.js';
 import type {
@@ -39,6 +40,16 @@ export interface InMemoryMCPTaskStoreOptions {
 }
 
 const STORE = 'InMemoryMCPTaskStore';
+/** Each bound's range is positiveOption()'s to check. */
+const OPTIONS = object(
+  {
+    maxTasks: number,
+    maxFinishedTasksPerPrincipal: number,
+    maxFinishedTaskBytes: number,
+    maxFinishedTaskBytesPerPrincipal: number,
+  } satisfies OptionsOf<InMemoryMCPTaskStoreOptions>,
+  STORE,
+);
 const MiB = 1024 * 1024;
 /** The budget key of tasks without an owner (owners are prefixed principals, never empty). */
 const ANONYMOUS = '';
@@ -84,6 +95,11 @@ export class InMemoryMCPTaskStore implements MCPTaskStore {
   private sweepAt = Number.POSITIVE_INFINITY;
 
   constructor(options: InMemoryMCPTaskStoreOptions = {}) {
+    assertOptions(OPTIONS, options, {
+      where: STORE,
+      label: `the ${STORE} options`,
+      code: MCPErrorCode.SERVER_INVALID_TASKS_OPTION,
+    });
     const option = (field: keyof InMemoryMCPTaskStoreOptions, fallback: number) =>
       positiveOption(STORE, options[field], fallback, field);
     this.maxTasks = option('maxTasks', 10_000);

@@ -36,6 +36,8 @@ export function workflowResumer(registry: () => ToolRegistry, reporting: () => E
         mcp: taskToolContext(extra as never, run),
         signal: run.signal,
         task: run,
+        // It was asking (a run in a step is not taken over), so its caller declared elicitation.
+        elicits: true,
         ...(workflow.mastra ? { mastra: workflow.mastra } : {}),
       };
       // Run as the tool itself runs, its invoke resuming instead of starting: errors are shaped,

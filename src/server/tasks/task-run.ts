@@ -6,7 +6,12 @@
  * race against the tool's own end is what clients see.
  */
 import type { ElicitResult } from '@modelcontextprotocol/server';
-import type { TaskError, TaskInputRequest } from '../../shared/tasks-wire.js';
+import {
+  TASK_PROGRESS_META_KEY,
+  type TaskError,
+  type TaskInputRequest,
+  type TaskProgress,
+} from '../../shared/tasks-wire.js';
 import { checkElicitAnswer } from '../elicit-answer.js';
 import type { TaskHooks } from '../tool-invocation.js';
 import type { ElicitationRequest } from '../types.js';
@@ -91,9 +96,15 @@ export class TaskRun implements TaskHooks {
     this.write({ workflow: { key, runId } });
   }
 
-  /** Progress or a log line from the tool, shown as the task's status message. */
-  report(message: string): void {
-    this.write({ statusMessage: message.slice(0, 1000) });
+  /**
+   * Progress or a log line from the tool, shown as the task's status message; progress numbers
+   * are kept in its `_meta` until the next report that has some (clients show them as progress).
+   */
+  report(message: string, progress?: TaskProgress): void {
+    this.write({
+      statusMessage: message.slice(0, 1000),
+      ...(progress ? { _meta: { [TASK_PROGRESS_META_KEY]: progress } } : {}),
+    });
   }
 
   /** The tool's result, as the 2026-07-28 wire has it (`resultType: 'complete'`, which requesters check). */

@@ -59,6 +59,8 @@ export interface MCPTaskUpdate {
   inputRequests?: DetailedTask['inputRequests'];
   result?: DetailedTask['result'];
   error?: DetailedTask['error'];
+  /** The tool's last progress report, under `mastra/progress`. */
+  _meta?: DetailedTask['_meta'];
 }
 
 /** What another instance asks of the one running a task. */

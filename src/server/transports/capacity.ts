@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ResolvedLimits } from '../limits.js';
-import { jsonRpcErrorText, sendJsonRpcError } from './node-http.js';
+import { jsonRpcErrorResponse, sendJsonRpcError } from './node-http.js';
 
 /** A hint only: places free as other connections close or expire. */
 const RETRY_AFTER_SECONDS = '5';
@@ -23,10 +23,7 @@ export function sendOverCapacity(
   sendJsonRpcError(res, 503, -32000, message, id);
 }
 
-/** The same refusal as a web `Response` (Hono). */
-export function overCapacityResponse(message: string): Response {
-  return new Response(jsonRpcErrorText(-32000, message), {
-    status: 503,
-    headers: { 'content-type': 'application/json', 'retry-after': RETRY_AFTER_SECONDS },
-  });
+/** The same refusal as a web `Response` (Hono, the Streamable HTTP endpoint). */
+export function overCapacityResponse(message: string, id: string | number | null = null): Response {
+  return jsonRpcErrorResponse(503, -32000, message, id, undefined, { 'retry-after': RETRY_AFTER_SECONDS });
 }

@@ -17,19 +17,13 @@ import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import { capacityMessage, overCapacityResponse } from './capacity.js';
 import { SSETransport } from './hono-sse-transport.js';
-import {
-  admitRequest,
-  type GuardedRequest,
-  type HostGuardOptions,
-  hostGuardRejection,
-} from './host-guard.js';
+import { admitRequest, admitWebRequest, type HostGuardOptions } from './host-guard.js';
 import {
   answeringFailures,
   jsonRpcErrorResponse,
   messageProblem,
   readJsonBody,
   readWebJsonBody,
-  requestIdOf,
   sendJsonRpcError,
 } from './node-http.js';
 import { RequestGate } from './request-gate.js';
@@ -53,14 +47,10 @@ export interface HonoSseNodeOptions extends HostGuardOptions {
   authInfo?: AuthInfo | undefined;
 }
 
-/** The guard's view of a Hono request; the local address is known on @hono/node-server only. */
-function guardedHonoRequest(context: Context): GuardedRequest {
+/** The local address of a Hono request: known on @hono/node-server only. */
+function localAddressOf(context: Context): string | undefined {
   const incoming = (context.env as { incoming?: unknown } | undefined)?.incoming;
-  return {
-    host: context.req.header('host'),
-    origin: context.req.header('origin'),
-    localAddress: incoming instanceof IncomingMessage ? (incoming.socket?.localAddress ?? '') : undefined,
-  };
+  return incoming instanceof IncomingMessage ? (incoming.socket?.localAddress ?? '') : undefined;
 }
 
 export class HonoSseEndpoint {
@@ -77,14 +67,8 @@ export class HonoSseEndpoint {
   /** Inside a Hono route: DNS-rebinding guard, the SSE stream, bounded message POSTs. */
   async handle(options: HonoSSETransportOptions): Promise<Response> {
     const { url, ssePath, messagePath, context, authInfo } = options;
-    const rejection = hostGuardRejection(guardedHonoRequest(context), options);
-    if (rejection) {
-      // The 403 answers the request the body holds, by its id, when the body parses.
-      const body =
-        context.req.method === 'POST' ? await readWebJsonBody(context.req.raw, this.limits) : undefined;
-      const id = body?.ok ? requestIdOf(body.body) : null;
-      return jsonRpcErrorResponse(403, -32000, `Forbidden: ${rejection}`, id);
-    }
+    const refused = await admitWebRequest(context.req.raw, options, this.limits, localAddressOf(context));
+    if (refused) return refused;
     if (url.pathname === ssePath && context.req.method === 'GET') {
       const { maxSseConnections } = this.limits;
       if (this.transports.size >= maxSseConnections) {

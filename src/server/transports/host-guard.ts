@@ -19,7 +19,9 @@ import {
 import { clip } from '../issues.js';
 import {
   type BodyLimits,
+  jsonRpcErrorResponse,
   readNodeBody,
+  readWebJsonBody,
   refuseNodeRequest,
   requestIdOf,
   sendJsonRpcError,
@@ -90,6 +92,12 @@ function checkOrigin(origin: string | undefined, allowed: string[]): string | un
   return `${clip(checked.message, MAX_REFUSAL)} (allowedOrigins: ${allowed.join(', ')})`;
 }
 
+/** The guard's options as entry points pass them: the user's, and the origins the `cors` option lists. */
+export interface GuardOptions extends HostGuardOptions {
+  /** Origins (lower case) of the `cors` option: a page there passes the Origin check as well. */
+  corsOrigins?: readonly string[];
+}
+
 /** What the guard looks at: the two headers and the address the request arrived on. */
 export interface GuardedRequest {
   host: string | undefined;
@@ -108,18 +116,51 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 /** Returns why the request must be refused (403), or undefined when it may proceed. */
 export function hostGuardRejection(
   { host, origin, localAddress }: GuardedRequest,
-  options: HostGuardOptions = {},
+  options: GuardOptions = {},
 ): string | undefined {
   if (options.enableDnsRebindingProtection === false) return undefined;
   const loopback = localAddress === undefined || isLoopbackAddress(localAddress);
   const hosts = options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined);
   const origins = options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : undefined);
-  return (hosts && checkHost(host, hosts)) || (origins && checkOrigin(origin, origins)) || undefined;
+  const listed = origin !== undefined && options.corsOrigins?.includes(originOf(origin) ?? '');
+  return (
+    (hosts && checkHost(host, hosts)) || (origins && !listed && checkOrigin(origin, origins)) || undefined
+  );
 }
 
 /** The guard's view of a Node request; a socket without an address counts as a non-loopback one. */
 export function guardedNodeRequest(req: IncomingMessage): GuardedRequest {
   return { host: req.headers.host, origin: req.headers.origin, localAddress: req.socket?.localAddress ?? '' };
+}
+
+/** The guard's view of a web `Request`; its local address only where the runtime tells it (else loopback rules). */
+export function guardedWebRequest(request: Request, localAddress?: string): GuardedRequest {
+  let host = request.headers.get('host') ?? undefined;
+  if (host === undefined) {
+    try {
+      host = new URL(request.url).host;
+    } catch {
+      // No host to check: the loopback rules refuse it.
+    }
+  }
+  return { host, origin: request.headers.get('origin') ?? undefined, localAddress };
+}
+
+/**
+ * The gate of the web entry points (`server.fetch()`, Hono SSE): a foreign `Host`/`Origin` gets
+ * 403, answering the request its body holds by id when the body parses; undefined to proceed.
+ */
+export async function admitWebRequest(
+  request: Request,
+  options: GuardOptions,
+  limits: BodyLimits,
+  localAddress?: string,
+): Promise<Response | undefined> {
+  const rejection = hostGuardRejection(guardedWebRequest(request, localAddress), options);
+  if (!rejection) return undefined;
+  const body = request.method === 'POST' ? await readWebJsonBody(request, limits) : undefined;
+  const id = body?.ok ? requestIdOf(body.body) : null;
+  return jsonRpcErrorResponse(403, -32000, `Forbidden: ${rejection}`, id);
 }
 
 /**
@@ -130,7 +171,7 @@ export function guardedNodeRequest(req: IncomingMessage): GuardedRequest {
 export async function admitRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  options: HostGuardOptions,
+  options: GuardOptions,
   limits: BodyLimits,
 ): Promise<RequestTarget | undefined> {
   const checked = checkRequestTarget(req);

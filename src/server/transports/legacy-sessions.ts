@@ -5,13 +5,11 @@
  * belongs to the principal that opened it (session-owner.ts). Closing a session, however it
  * happens, frees everything it held.
  */
-import type { ServerResponse } from 'node:http';
-import { finished } from 'node:stream';
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { GateActivity } from './request-gate.js';
 import { mayUseSession, type SessionOwner } from './session-owner.js';
 import type { SessionStream } from './session-stream.js';
+import type { StreamGuard } from './stream-guard.js';
 
 /**
  * Whether a session is in use: HTTP requests on it (a POST until its answer is sent, a GET stream
@@ -40,10 +38,10 @@ export class SessionActivity implements GateActivity {
     this.arm();
   }
 
-  /** Busy until `res` is finished or its connection closed. */
-  during(res: ServerResponse): void {
+  /** Busy until the answer `guard` bounds has ended, however it ended. */
+  during(guard: StreamGuard): void {
     this.begin();
-    finished(res, () => this.end());
+    guard.onEnd(() => this.end());
   }
 
   stop(): void {
@@ -64,7 +62,7 @@ export class SessionActivity implements GateActivity {
 }
 
 export interface LegacySession {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   /** Who opened it; `undefined` for an unauthenticated caller. */
   owner: SessionOwner;
   activity: SessionActivity;

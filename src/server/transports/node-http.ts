@@ -224,10 +224,12 @@ export function jsonRpcErrorResponse(
   code: number,
   message: string,
   id: RequestId = null,
+  data?: unknown,
+  headers: Record<string, string> = {},
 ): Response {
-  return new Response(jsonRpcErrorText(code, message, id), {
+  return new Response(jsonRpcErrorText(code, message, id, data), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
   });
 }
 

@@ -7,20 +7,19 @@
  * guard closes the stream, the SDK's side of it is closed at once, so the SDK drops what is sent
  * after (it may still store it in an `eventStore` for a resuming client) instead of queueing it.
  */
-import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, TransportSendOptions } from '@modelcontextprotocol/server';
-import type { ResponseGuard } from './stream-guard.js';
+import type { QueueingGuard } from './stream-guard.js';
 
 export class SessionStream {
-  private current: ResponseGuard | undefined;
+  private current: QueueingGuard | undefined;
 
   constructor(private readonly transport: { closeStandaloneSSEStream(): void }) {}
 
   /**
-   * A GET request of the session, answered on `res`: its stream until it closes. While one is open
-   * the SDK refuses another (409), so a newcomer does not take its place.
+   * A GET request of the session, its answer bounded by `guard`: its stream until it ends. While
+   * one is open the SDK refuses another (409), so a newcomer does not take its place.
    */
-  open(res: ServerResponse, guard: ResponseGuard): void {
+  open(guard: QueueingGuard): void {
     if (this.current && !this.current.closed) return;
     this.current = guard;
     guard.onClose(() => {
@@ -28,7 +27,7 @@ export class SessionStream {
       this.current = undefined;
       this.transport.closeStandaloneSSEStream();
     });
-    res.once('close', () => {
+    guard.onEnd(() => {
       if (this.current === guard) this.current = undefined;
     });
   }

@@ -42,6 +42,7 @@ export class StreamGuard {
   private lastTaken = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly closers: Array<() => void> = [];
+  private readonly enders: Array<() => void> = [];
   private done = false;
 
   constructor(private readonly options: StreamGuardOptions) {}
@@ -89,8 +90,20 @@ export class StreamGuard {
     }
   }
 
+  /** Runs `ended` once the stream has ended, however it ended (at once if it has). */
+  onEnd(ended: () => void): void {
+    if (this.done) ended();
+    else this.enders.push(ended);
+  }
+
   /** The stream ended: the clock stops, and whatever is still sent is dropped. */
   end(): void {
+    if (this.done) return;
+    this.stop();
+    for (const ended of this.enders.splice(0)) ended();
+  }
+
+  private stop(): void {
     this.done = true;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -115,12 +128,17 @@ export class StreamGuard {
   }
 
   private trip(reason: string): void {
-    this.end();
+    this.stop();
     this.options.onerror(new Error(`${this.options.name()} closed: ${reason}`));
     this.options.close();
     for (const close of this.closers) close();
+    // Closers first: they may look at what the stream still was.
+    for (const ended of this.enders.splice(0)) ended();
   }
 }
+
+/** A guard that also counts bytes sent toward its stream ahead of what writes them (ResponseGuard, WebStreamGuard). */
+export type QueueingGuard = StreamGuard & { queue(bytes: number): void };
 
 type WriteCallback = (error?: Error | null) => void;
 

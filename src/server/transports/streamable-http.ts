@@ -1,13 +1,15 @@
 /**
- * One Streamable HTTP endpoint serving both protocol eras. A 2026-07-28 request (it carries the
- * per-request `_meta` envelope) goes to the SDK's stateless `createMcpHandler`; a legacy request
- * goes to a per-session `NodeStreamableHTTPServerTransport` (or a per-request stateless one in
- * serverless mode). The session options therefore govern legacy clients only.
+ * One Streamable HTTP endpoint serving both protocol eras, behind two doors: Node's `req`/`res`
+ * (`startHTTP`, `listen`) and a web `Request` (`server.fetch`). Each door admits the request (the
+ * host guard, the body read within `limits`) and bounds the answer's stream its own way; the rest
+ * is one path in web terms. A 2026-07-28 request (it carries the per-request `_meta` envelope) goes
+ * to the SDK's stateless `createMcpHandler`; a legacy request to a per-session
+ * `WebStandardStreamableHTTPServerTransport` (or a per-request stateless one in serverless mode).
+ * The session options therefore govern legacy clients only.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -15,9 +17,9 @@ import {
   isLegacyRequest,
   type McpHttpHandler,
   specTypeSchemas,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
-import { lazyModule } from '../../shared/lazy-module.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
 import { boundedErrorResponse } from '../error-echo.js';
@@ -25,21 +27,31 @@ import { describeIssues, quoted } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
 import { protocolErrorIn } from '../request-errors.js';
-import { type TaskListenHost, type TaskListenRequest, taskListenRequest } from '../tasks/listen.js';
-import type { MCPStoredTask } from '../tasks/types.js';
+import { type TaskListenHost, taskListenRequest } from '../tasks/listen.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
-import { capacityMessage, sendOverCapacity } from './capacity.js';
-import { admitRequest } from './host-guard.js';
+import { capacityMessage, overCapacityResponse } from './capacity.js';
+import { withHeaders } from './cors.js';
+import { admitRequest, admitWebRequest, type GuardOptions } from './host-guard.js';
 import { LegacySessions, SessionActivity } from './legacy-sessions.js';
-import { answeringFailures, readJsonBody, requestIdOf, sendJsonRpcError } from './node-http.js';
+import {
+  answeringFailures,
+  jsonRpcErrorResponse,
+  readJsonBody,
+  readWebJsonBody,
+  requestIdOf,
+} from './node-http.js';
 import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
 import { SessionStream } from './session-stream.js';
-import { guardResponse, type ResponseGuard } from './stream-guard.js';
+import { guardResponse, type QueueingGuard, type StreamGuardOptions } from './stream-guard.js';
 import { TaskListenStreams } from './task-listen-http.js';
 import { bodylessRequest, sendWebResponse } from './web-bridge.js';
+import { WebStreamGuard } from './web-stream-guard.js';
 
 export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: unknown };
+
+/** The transport options with the origins the `cors` option lets past the Origin check. */
+export type EndpointOptions = StreamableHTTPServerTransportOptions & GuardOptions;
 
 export interface HttpEndpointDeps {
   createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance;
@@ -58,6 +70,9 @@ type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
 /** 2026-07-28 requests whose answer is a stream that stays open: counted against `limits.maxOpenStreams`. */
 const OPEN_STREAM_METHODS = new Set(['subscriptions/listen', 'events/stream']);
 
+/** The methods of Streamable HTTP; anything else (OPTIONS without `cors`, HEAD, PUT) gets 405. */
+const METHODS = new Set(['GET', 'POST', 'DELETE']);
+
 type RequestId = string | number | null;
 
 /** Longest `MCP-Protocol-Version` header a legacy request is served with (revisions are dates). */
@@ -67,19 +82,25 @@ function requestOf(body: unknown): { method?: unknown; id?: RequestId } {
   return typeof body === 'object' && body !== null ? (body as { method?: unknown; id?: RequestId }) : {};
 }
 
-/**
- * The SDK's Node transport (and the Hono server under it) is not loaded with the package: an
- * endpoint starts loading it when built, and a legacy request uses it without waiting once it is
- * there. Waiting costs the request a turn of the event loop, and a client that half-closed after
- * its body loses a reply Node's http server has not started by then (it ends such a socket).
- */
-const loadNodeTransport = lazyModule(() => import('./sdk-node-transport.js'));
+/** One request as the endpoint serves it, whichever door it came in by. */
+interface Exchange {
+  /** Method, URL, headers and a signal aborted when the client goes away (a Node request's without its body). */
+  request: Request;
+  /** A POST's JSON body, read within `limits`. */
+  body: unknown;
+  authInfo: AuthInfo | undefined;
+  options: EndpointOptions;
+  /** Bounds the answer's stream; its end is the end of the exchange, however it ends. */
+  guard: QueueingGuard;
+  /** Known once the body was looked at; names the stream. */
+  legacy?: boolean;
+}
 
 export class StreamableHttpEndpoint {
   private readonly sessions: LegacySessions;
   private readonly modern = new Map<ModernMode, McpHttpHandler>();
   /** The transport of the most recent legacy session, for `getStreamableHTTPTransport()`. */
-  latestTransport: NodeStreamableHTTPServerTransport | undefined;
+  latestTransport: WebStandardStreamableHTTPServerTransport | undefined;
   private openStreams = 0;
   private readonly limits: ResolvedLimits;
   private readonly taskStreams: TaskListenStreams | undefined;
@@ -88,32 +109,33 @@ export class StreamableHttpEndpoint {
     this.limits = deps.limits ?? DEFAULT_LIMITS;
     this.taskStreams = deps.tasks ? new TaskListenStreams(deps.tasks, deps.onerror) : undefined;
     this.sessions = new LegacySessions(this.limits.maxSessions);
-    // A failed load is reported by the first legacy request that needs the module.
-    loadNodeTransport().catch(() => {});
   }
 
   /**
    * `startHTTP()`: 404 off `httpPath`; without transport options legacy clients get sessions
    * (random ids).
    */
-  async serve({ url, httpPath, req, res, options }: MCPServerHTTPOptions): Promise<void> {
+  async serve(
+    { url, httpPath, req, res, options }: MCPServerHTTPOptions,
+    corsOrigins?: readonly string[],
+  ): Promise<void> {
     if (url.pathname !== httpPath) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    const transportOptions: StreamableHTTPServerTransportOptions = options ?? {
-      sessionIdGenerator: randomUUID,
+    const transportOptions: EndpointOptions = {
+      ...((options as StreamableHTTPServerTransportOptions | undefined) ?? {
+        sessionIdGenerator: randomUUID,
+      }),
+      ...(corsOrigins ? { corsOrigins } : {}),
     };
     await answeringFailures(res, this.deps.onerror, () =>
       this.handle(req as AuthenticatedRequest, res, transportOptions),
     );
   }
 
-  async handle(
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    options: StreamableHTTPServerTransportOptions,
-  ): Promise<void> {
+  /** The Node door: the request admitted and its body read here, the answer written to `res` as it comes. */
+  async handle(req: AuthenticatedRequest, res: ServerResponse, options: EndpointOptions): Promise<void> {
     if (this.deps.instanceId) res.setHeader(MCP_INSTANCE_ID_HEADER, this.deps.instanceId);
     const target = await admitRequest(req, res, options, this.limits);
     if (!target) return;
@@ -124,82 +146,122 @@ export class StreamableHttpEndpoint {
       body = outcome.body;
     }
     const request = bodylessRequest(target, req, res);
-    const legacy = await isLegacyRequest(request, body);
-    const { method, id = null } = requestOf(body);
-    const guard = guardResponse(res, {
-      limit: this.limits.maxStreamBufferBytes,
-      timeoutMs: this.limits.streamWriteTimeoutMs,
-      name: () =>
-        legacy
-          ? `Streamable HTTP ${req.method} stream of legacy session '${req.headers['mcp-session-id'] ?? '(new)'}'`
-          : `Streamable HTTP '${String(method)}' stream (request id ${JSON.stringify(id)})`,
-      onerror: this.deps.onerror,
-    });
-    if (legacy) {
-      await this.handleLegacy(req, res, body, options, guard);
-      return;
-    }
-    if (OPEN_STREAM_METHODS.has(method as string) && !this.openStream(res, method as string, id)) return;
-    try {
-      const authInfo = req.auth;
-      const listen = await this.taskListen(req, res, body);
-      if (listen === false) return;
-      const response = await this.modernHandler(options).fetch(request, {
-        parsedBody: listen ? listen.request.rest : body,
-        ...(authInfo ? { authInfo } : {}),
-      });
-      const followed =
-        listen && listen.tasks.length > 0 && this.taskStreams
-          ? this.taskStreams.merge(response, listen.request.id, listen.tasks)
-          : response.ok
-            ? response
-            : await boundedRefusal(response);
-      await sendWebResponse(followed, res, guard);
-    } catch (error) {
-      this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
-      sendJsonRpcError(res, 500, -32603, 'Internal error');
-    }
+    const exchange = { request, body, authInfo: req.auth, options } as Exchange;
+    exchange.guard = guardResponse(res, this.guardOptions(exchange));
+    await sendWebResponse(await this.respond(exchange), res, exchange.guard);
   }
 
   /**
-   * A listen request naming tasks: the tasks its stream follows (the caller's) and the request
-   * the SDK serves without them; false once refused (-32021 undeclared, -32602 malformed or too many).
+   * The web door (`server.fetch`): the request admitted and its body read here, an SSE answer's
+   * body bounded as its reader takes it (web-stream-guard.ts). Never rejects.
    */
-  private async taskListen(
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-  ): Promise<{ request: TaskListenRequest; tasks: MCPStoredTask[] } | undefined | false> {
-    const streams = this.taskStreams;
-    if (!streams) return undefined;
+  async handleWeb(request: Request, options: EndpointOptions, authInfo?: AuthInfo): Promise<Response> {
+    const refused = await admitWebRequest(request, options, this.limits);
+    if (refused) return this.named(refused);
+    let body: unknown;
+    if (request.method === 'POST') {
+      const outcome = await readWebJsonBody(request, this.limits);
+      if (!outcome.ok) return this.named(outcome.response);
+      body = outcome.body;
+    }
+    const exchange = { request, body, authInfo, options } as Exchange;
+    const guard = new WebStreamGuard(this.guardOptions(exchange));
+    exchange.guard = guard;
+    return this.named(guard.bound(await this.respond(exchange)));
+  }
+
+  private guardOptions(exchange: Exchange): Omit<StreamGuardOptions, 'close'> {
+    return {
+      limit: this.limits.maxStreamBufferBytes,
+      timeoutMs: this.limits.streamWriteTimeoutMs,
+      name: () => {
+        const { method, id = null } = requestOf(exchange.body);
+        const session = exchange.request.headers.get('mcp-session-id') ?? '(new)';
+        return exchange.legacy
+          ? `Streamable HTTP ${exchange.request.method} stream of legacy session '${session}'`
+          : `Streamable HTTP '${String(method)}' stream (request id ${JSON.stringify(id)})`;
+      },
+      onerror: this.deps.onerror,
+    };
+  }
+
+  /** Every answer names this instance, when the server was told its name (sticky retries). */
+  private named(response: Response): Response {
+    return this.deps.instanceId
+      ? withHeaders(response, { [MCP_INSTANCE_ID_HEADER]: this.deps.instanceId })
+      : response;
+  }
+
+  /** Both doors from here on: the answer to an admitted request; a failure is logged and answered 500. */
+  private async respond(exchange: Exchange): Promise<Response> {
+    const { request, body } = exchange;
+    if (!METHODS.has(request.method)) {
+      return jsonRpcErrorResponse(
+        405,
+        -32000,
+        `Method Not Allowed: ${request.method}; Streamable HTTP takes GET, POST and DELETE (a browser's OPTIONS preflight is answered with the cors option)`,
+        null,
+        undefined,
+        { allow: 'GET, POST, DELETE' },
+      );
+    }
     try {
-      const request = taskListenRequest(body);
-      return request && { request, tasks: await streams.host.listenable(request, req.auth) };
+      exchange.legacy = await isLegacyRequest(request, body);
+      return exchange.legacy ? await this.respondLegacy(exchange) : await this.respondModern(exchange);
     } catch (error) {
-      const refused = protocolErrorIn(error);
-      if (!refused) throw error;
-      sendJsonRpcError(res, 200, refused.code, refused.message, requestIdOf(body), refused.data);
-      return false;
+      this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
+      return jsonRpcErrorResponse(500, -32603, 'Internal error');
     }
   }
 
-  /** Counts a listen or events stream until its response closes, however it ends; 503 beyond the cap. */
-  private openStream(res: ServerResponse, method: string, id: RequestId): boolean {
+  private async respondModern({ request, body, authInfo, options, guard }: Exchange): Promise<Response> {
+    const { method, id = null } = requestOf(body);
+    if (OPEN_STREAM_METHODS.has(method as string)) {
+      const refused = this.openStream(guard, method as string, id);
+      if (refused) return refused;
+    }
+    let parsedBody = body;
+    let follow: ((response: Response) => Response) | undefined;
+    const streams = this.taskStreams;
+    if (streams) {
+      // A listen request naming tasks: the stream follows the caller's; the SDK serves the rest.
+      try {
+        const listen = taskListenRequest(body);
+        const tasks = listen ? await streams.host.listenable(listen, authInfo) : [];
+        if (listen && tasks.length > 0) {
+          parsedBody = listen.rest;
+          follow = (response) => streams.merge(response, listen.id, tasks);
+        } else if (listen) parsedBody = listen.rest;
+      } catch (error) {
+        // Undeclared (-32021), malformed or too many ids (-32602).
+        const refused = protocolErrorIn(error);
+        if (!refused) throw error;
+        return jsonRpcErrorResponse(200, refused.code, refused.message, requestIdOf(body), refused.data);
+      }
+    }
+    const response = await this.modernHandler(options).fetch(request, {
+      parsedBody,
+      ...(authInfo ? { authInfo } : {}),
+    });
+    if (follow) return follow(response);
+    return response.ok ? response : await boundedRefusal(response);
+  }
+
+  /** Counts a listen or events stream until its answer ends, however it ends; the 503 beyond the cap. */
+  private openStream(guard: QueueingGuard, method: string, id: RequestId): Response | undefined {
     const { maxOpenStreams } = this.limits;
     if (this.openStreams >= maxOpenStreams) {
       const streams = "'subscriptions/listen' and 'events/stream' streams";
-      sendOverCapacity(
-        res,
+      return overCapacityResponse(
         `'${method}' refused. ${capacityMessage(maxOpenStreams, streams, 'maxOpenStreams')}`,
         id,
       );
-      return false;
     }
     this.openStreams++;
-    res.once('close', () => {
+    guard.onEnd(() => {
       this.openStreams--;
     });
-    return true;
+    return undefined;
   }
 
   private modernHandler(options: StreamableHTTPServerTransportOptions) {
@@ -229,72 +291,58 @@ export class StreamableHttpEndpoint {
     return handler;
   }
 
-  private async handleLegacy(
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    options: StreamableHTTPServerTransportOptions,
-    guard: ResponseGuard,
-  ): Promise<void> {
+  private async respondLegacy(exchange: Exchange): Promise<Response> {
+    const { request, body, authInfo, options, guard } = exchange;
     // The SDK's transport refuses an unknown revision repeating the header whole (up to Node's
     // 16 KiB of headers); no revision name is anywhere near this long.
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && version.length > MAX_VERSION_HEADER) {
-      sendJsonRpcError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${quoted(version)}`);
-      return;
+    const version = request.headers.get('mcp-protocol-version');
+    if (version !== null && version.length > MAX_VERSION_HEADER) {
+      return jsonRpcErrorResponse(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${quoted(version)}`,
+      );
     }
     const stateless = options.serverless || ('sessionIdGenerator' in options && !options.sessionIdGenerator);
-    if (stateless) {
-      await this.handleStateless(req, res, body, options);
-      return;
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
+    if (stateless) return this.respondStateless(exchange);
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) {
       // Another principal's session answers exactly as an unknown one: its id reveals nothing.
-      const session = this.sessions.find(sessionId, req.auth);
+      const session = this.sessions.find(sessionId, authInfo);
       if (!session) {
-        sendJsonRpcError(
-          res,
+        return jsonRpcErrorResponse(
           404,
           -32001,
           `Session not found: ${quoted(sessionId)} is unknown or has expired`,
         );
-        return;
       }
-      session.activity.during(res);
-      if (req.method === 'GET') session.stream.open(res, guard);
-      await session.transport.handleRequest(req, res, body);
-      return;
+      session.activity.during(guard);
+      if (request.method === 'GET') session.stream.open(guard);
+      return session.transport.handleRequest(request, sdkRequestOptions(exchange));
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      const invalid = req.method === 'POST' ? invalidInitialize(body) : undefined;
-      if (invalid) sendJsonRpcError(res, 400, -32602, invalid.message, invalid.id);
-      else
-        sendJsonRpcError(
-          res,
-          400,
-          -32000,
-          'Bad Request: no session id; a legacy client must start with initialize',
-        );
-      return;
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      const invalid = request.method === 'POST' ? invalidInitialize(body) : undefined;
+      return invalid
+        ? jsonRpcErrorResponse(400, -32602, invalid.message, invalid.id)
+        : jsonRpcErrorResponse(
+            400,
+            -32000,
+            'Bad Request: no session id; a legacy client must start with initialize',
+          );
     }
-    await this.openSession(req, res, body, options);
+    return this.openSession(exchange);
   }
 
-  private async openSession(
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    options: StreamableHTTPServerTransportOptions,
-  ): Promise<void> {
-    const { NodeStreamableHTTPServerTransport } = loadNodeTransport.loaded ?? (await loadNodeTransport());
+  private async openSession(exchange: Exchange): Promise<Response> {
+    const { body, authInfo, options, guard } = exchange;
     const { maxSessions, sessionIdleTimeoutMs, maxConcurrentRequests } = this.limits;
     if (!this.sessions.reserve()) {
-      const message = capacityMessage(maxSessions, 'legacy sessions', 'maxSessions');
-      sendOverCapacity(res, message, requestIdOf(body));
-      return;
+      return overCapacityResponse(
+        capacityMessage(maxSessions, 'legacy sessions', 'maxSessions'),
+        requestIdOf(body),
+      );
     }
-    const owner = principalOf(req.auth);
+    const owner = principalOf(authInfo);
     const instance = this.deps.createInstance('legacy');
     const connection: LiveConnection = { ...instance, era: 'legacy' };
     const activity = new SessionActivity(sessionIdleTimeoutMs);
@@ -304,7 +352,7 @@ export class StreamableHttpEndpoint {
       void instance.server.close().catch(this.deps.onerror);
     };
     let opened = false;
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: options.sessionIdGenerator ?? randomUUID,
       enableJsonResponse: options.enableJsonResponse ?? false,
       ...(options.eventStore
@@ -327,10 +375,10 @@ export class StreamableHttpEndpoint {
       if (transport.sessionId) this.sessions.drop(transport.sessionId, session);
     };
     this.latestTransport = transport;
-    activity.during(res);
+    activity.during(guard);
     try {
       await instance.server.connect(gate);
-      await transport.handleRequest(req, res, body);
+      return await transport.handleRequest(exchange.request, sdkRequestOptions(exchange));
     } finally {
       // Refused by the transport (wrong Accept, bad version, ...) before it became a session.
       if (!opened) {
@@ -340,25 +388,20 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  private async handleStateless(
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    options: StreamableHTTPServerTransportOptions,
-  ): Promise<void> {
-    const { NodeStreamableHTTPServerTransport } = loadNodeTransport.loaded ?? (await loadNodeTransport());
+  private async respondStateless(exchange: Exchange): Promise<Response> {
+    const { options, guard } = exchange;
     const instance = this.deps.createInstance('serverless', { legacy: true });
-    const transport = new NodeStreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: options.serverless
         ? !options.serverlessStreaming
         : (options.enableJsonResponse ?? false),
     });
-    res.on('close', () => {
+    guard.onEnd(() => {
       void instance.server.close().catch(this.deps.onerror);
     });
     await instance.server.connect(new RequestGate(transport, this.limits.maxConcurrentRequests));
-    await transport.handleRequest(req, res, body);
+    return transport.handleRequest(exchange.request, sdkRequestOptions(exchange));
   }
 
   async close(): Promise<void> {
@@ -367,6 +410,11 @@ export class StreamableHttpEndpoint {
     await Promise.allSettled([...this.modern.values()].map((handler) => handler.close()));
     this.modern.clear();
   }
+}
+
+/** What the SDK's legacy transport is given besides the request: the body read already, the caller. */
+function sdkRequestOptions({ body, authInfo }: Exchange): { parsedBody?: unknown; authInfo?: AuthInfo } {
+  return { ...(body !== undefined ? { parsedBody: body } : {}), ...(authInfo ? { authInfo } : {}) };
 }
 
 /**

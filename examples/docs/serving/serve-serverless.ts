@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { requestUrl } from 'mastra-mcp';
-import { server } from './publish.js';
+import { server } from '../tools/publish.js';
 
 http
   .createServer(async (req, res) => {

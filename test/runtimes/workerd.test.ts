@@ -1,0 +1,40 @@
+/**
+ * `server.fetch` on workerd, Cloudflare's Workers runtime, through Miniflare (the npm package
+ * `miniflare`): fixtures/worker-server.ts bundled by esbuild as Wrangler would (Node built-ins
+ * left to `nodejs_compat`; `require` of them through `createRequire`, which CommonJS dependencies
+ * of @mastra/core need) and served on 127.0.0.1.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describeRuntime, hasPackage, ROOT } from './runtime-checks.js';
+
+/** The compatibility date and flags a Worker built today would have. */
+const COMPATIBILITY = { compatibilityDate: '2026-07-01', compatibilityFlags: ['nodejs_compat'] };
+
+describeRuntime('workerd', hasPackage('miniflare'), async () => {
+  const outdir = join(ROOT, 'node_modules/.cache/runtimes');
+  await mkdir(outdir, { recursive: true });
+  const outfile = join(outdir, 'worker.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'test/runtimes/fixtures/worker-server.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    conditions: ['worker', 'browser'],
+    outfile,
+    logLevel: 'silent',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire('/');",
+    },
+  });
+  const { Miniflare } = await import('miniflare');
+  const worker = new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    modules: [{ type: 'ESModule', path: 'worker.mjs', contents: await readFile(outfile, 'utf8') }],
+    ...COMPATIBILITY,
+  });
+  const base = await worker.ready;
+  return { url: new URL('/mcp', base), stop: () => worker.dispose() };
+});
