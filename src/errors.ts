@@ -107,8 +107,8 @@ const ERRORS = {
   CLIENT_OAUTH_NO_CODE_VERIFIER: 'USER',
   /** A second flow on an OAuth provider that is in one. */
   CLIENT_OAUTH_PROVIDER_BUSY: 'USER',
-  /** The callback's `state` is not the flow's. */
-  CLIENT_OAUTH_INVALID_STATE: 'THIRD_PARTY',
+  /** The callback server was given no `state` to expect (a callback with a foreign one is answered 400 and ignored). */
+  CLIENT_OAUTH_INVALID_STATE: 'USER',
   /** The authorization server answered the callback with an error. */
   CLIENT_OAUTH_AUTHORIZATION_FAILED: 'THIRD_PARTY',
   /** The callback listener was closed before the flow ended. */

@@ -161,7 +161,7 @@ export type MCPServerDefinitions<TServers> =
     ? Record<string, MastraMCPServerDefinition>
     : { [S in keyof TServers]: MastraMCPServerDefinition };
 
-/** `TServers` (optional) is a server map type: see "Typed client contracts" in the README. */
+/** `TServers` (optional) is a server map type: see "Typed client contracts" in docs/contracts.md. */
 export interface MCPClientOptions<TServers = never> {
   id?: string;
   servers: MCPServerDefinitions<TServers>;

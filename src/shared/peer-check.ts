@@ -11,7 +11,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** The supported `@mastra/core` versions: package.json's peerDependencies range (a test keeps them equal). */
 export const MASTRA_CORE_RANGE = '>=1.68.0 <2';
@@ -19,6 +19,20 @@ const MINIMUM: readonly [number, number, number] = [1, 68, 0];
 const NEXT_MAJOR = 2;
 /** The version this package is tested with, suggested in the error. */
 const INSTALL_HINT = 'npm install @mastra/core@^1.71.0';
+
+/**
+ * Whether `from` names a file on disk. A bundled Worker has no `import.meta.url` and no file
+ * system: its bundler resolved `@mastra/core` at build time, so there is nothing left to check.
+ */
+function isFileLocation(from: string | undefined): from is string {
+  return typeof from === 'string' && (from.startsWith('file:') || isAbsolute(from));
+}
+
+/** Deno without `--allow-read` refuses the look-up; the import itself needs no such permission. */
+function isPermissionRefusal(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'NotCapable' || name === 'PermissionDenied';
+}
 
 /** Where `@mastra/core/package.json` is, as Node would find the package from `from`, or undefined. */
 function findPackageJson(from: string): string | undefined {
@@ -45,10 +59,18 @@ export function isSupportedMastraCore(version: string): boolean {
 /**
  * Throws when the `@mastra/core` that `from` (a module URL or path) would load is missing or
  * outside MASTRA_CORE_RANGE; the message names the installed version, its location, the required
- * range and the install command.
+ * range and the install command. Skipped where there is no file system to look in (a bundled
+ * Worker) or no permission to read it (Deno without `--allow-read`).
  */
-export function assertSupportedMastraCore(from: string): void {
-  const file = findPackageJson(from);
+export function assertSupportedMastraCore(from: string | undefined): void {
+  if (!isFileLocation(from)) return;
+  let file: string | undefined;
+  try {
+    file = findPackageJson(from);
+  } catch (error) {
+    if (isPermissionRefusal(error)) return;
+    throw error;
+  }
   if (!file) {
     throw new Error(
       `mastra-mcp needs its peer dependency @mastra/core ${MASTRA_CORE_RANGE}, which is not installed. Run: ${INSTALL_HINT}`,
@@ -58,6 +80,7 @@ export function assertSupportedMastraCore(from: string): void {
   try {
     version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
   } catch (error) {
+    if (isPermissionRefusal(error)) return;
     throw new Error(`mastra-mcp could not read the version of @mastra/core from ${file}: ${String(error)}`);
   }
   if (typeof version === 'string' && isSupportedMastraCore(version)) return;

@@ -84,7 +84,8 @@ describe('a stdio server that dies before answering', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const starts = path.join(dir, 'starts.log');
     const counting = (then: string) =>
-      nodeScript(`require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'start\\n'); ${then}`).definition;
+      nodeScript(`require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'start\\n'); ${then}`)
+        .definition;
     const startsSoFar = async () => (await readFile(starts, 'utf8')).split('\n').filter(Boolean).length;
     await connectFailure('crashing', counting("throw new Error('DATABASE_URL is not set')"));
     expect(await startsSoFar()).toBe(1);

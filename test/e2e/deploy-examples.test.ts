@@ -1,13 +1,13 @@
 /**
  * The Express and Hono examples of the runtimes guide (examples/docs/runtimes/, shown in
  * docs/runtimes.md), each run as the guide runs it, in a process of its own on a free port: the SDK
- * client of each era lists and calls the tool, and a browser's preflight from the listed origin is
- * answered.
+ * client of each era lists and calls the tool, a browser's preflight from the listed origin is
+ * answered, and the Hono app serves legacy HTTP+SSE clients too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, type Era } from '../helpers.js';
+import { connectHttp, connectSse, type Era } from '../helpers.js';
 import { freePort } from '../support/net.js';
 
 /** A tsx process loading @mastra/core takes seconds on a busy 2-core machine. */
@@ -51,6 +51,16 @@ describe.each(['examples/docs/runtimes/express.ts', 'examples/docs/runtimes/hono
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['getWeather']);
       const result = await client.callTool({ name: 'getWeather', arguments: { city: 'Lisbon' } });
       expect(result.structuredContent).toEqual({ city: 'Lisbon', forecast: 'sunny', celsius: 21 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.runIf(file.endsWith('hono.ts'))('serves a legacy HTTP+SSE client at /sse (startHonoSSE)', async () => {
+    const client = await connectSse(new URL('/sse', example.url));
+    try {
+      const result = await client.callTool({ name: 'getWeather', arguments: { city: 'Oslo' } });
+      expect(result.structuredContent).toEqual({ city: 'Oslo', forecast: 'sunny', celsius: 21 });
     } finally {
       await client.close();
     }

@@ -1,20 +1,45 @@
 /**
- * `server.fetch` on Deno (the npm package `deno`): `Deno.serve(options, server.fetch)`, the
- * sources run as they are (`--sloppy-imports` maps their `.js` specifiers to the `.ts` files) with
- * packages from node_modules.
+ * `server.fetch` on Deno (the npm package `deno`): `Deno.serve(options, server.fetch)` run with
+ * the network permission alone, as docs/runtimes.md runs it. The fixtures run as they are
+ * (`--sloppy-imports` maps their `.js` specifiers to the `.ts` files), with an import map that
+ * swaps their import of the sources for the built package's entry point, peer check and all.
  */
-import { describeRuntime, runtimeBinary, startProcess } from './runtime-checks.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { builtPackage } from '../support/built-package.js';
+import { describeRuntime, ROOT, runtimeBinary, startProcess } from './runtime-checks.js';
 
 const deno = runtimeBinary('deno');
 
-describeRuntime('deno', deno !== undefined, () =>
-  startProcess(
+describeRuntime('deno', deno !== undefined, async () => {
+  const built = await builtPackage('deno');
+  const importMap = join(built.scratch, 'import-map.json');
+  const sources = pathToFileURL(join(ROOT, 'src/index.js')).href;
+  writeFileSync(
+    importMap,
+    JSON.stringify({ imports: { [sources]: pathToFileURL(join(built.dir, 'dist/index.mjs')).href } }),
+  );
+  const served = await startProcess(
     deno as string,
-    ['run', '--allow-all', '--sloppy-imports', 'test/runtimes/fixtures/deno-server.ts'],
+    [
+      'run',
+      '--allow-net=127.0.0.1',
+      `--import-map=${importMap}`,
+      '--sloppy-imports',
+      'test/runtimes/fixtures/deno-server.ts',
+    ],
     {
       // No network here: no update check.
       DENO_NO_UPDATE_CHECK: '1',
       DENO_NO_PROMPT: '1',
     },
-  ),
-);
+  );
+  return {
+    url: served.url,
+    stop: async () => {
+      await served.stop();
+      built.dispose();
+    },
+  };
+});

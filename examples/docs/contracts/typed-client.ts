@@ -22,7 +22,7 @@ try {
   const weather = tools.weather_get_weather;
   if (weather?.execute) {
     const result = await weather.execute({ location: 'Paris' }); // arguments are type-checked
-    // The structured output, a protocol envelope, a validation error or undefined: check the shape.
+    // The structured output, a protocol envelope or undefined: check the shape (bad arguments reject).
     if (result && 'temperature' in result && typeof result.temperature === 'number') {
       console.log(result.temperature);
     }

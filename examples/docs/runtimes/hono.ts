@@ -15,7 +15,7 @@ app.on(['GET', 'POST'], ['/sse', '/messages'], async (c) => {
   return server.startHonoSSE({ url, ssePath: '/sse', messagePath: '/messages', context: c });
 });
 
-// On Node; on Bun, `export default { fetch: app.fetch, idleTimeout: 0 }` instead (see Bun above).
+// On Node. On Bun: `export default { fetch: app.fetch, idleTimeout: 0 }`; on Deno: `Deno.serve(app.fetch)`.
 const port = Number(process.env.PORT ?? 3000);
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
   console.log(`MCP server at http://127.0.0.1:${info.port}/mcp`),
