@@ -80,9 +80,11 @@ describe('MCPClient<TServers>', () => {
     const weather = tools.weather_get_weather;
     if (!weather?.execute) throw new Error('get_weather missing');
     const result = await weather.execute({ location: 'Paris' });
-    // @ts-expect-error: the input type is checked
-    void weather.execute?.({ location: 42 });
-    // @ts-expect-error: the result may be an envelope, a validation error or undefined: check first
+    await expect(
+      // @ts-expect-error: the input type is checked (and the call rejects at runtime)
+      weather.execute({ location: 42 }),
+    ).rejects.toMatchObject({ id: 'MCP_CLIENT_INVALID_TOOL_ARGUMENTS' });
+    // @ts-expect-error: the result may be an envelope or undefined: check first
     void result.temperature;
     if (result && 'temperature' in result && typeof result.temperature === 'number') {
       expect(result.temperature).toBe(21);

@@ -36,46 +36,56 @@ async function runExample(file: string): Promise<Example> {
   return { url, child };
 }
 
-describe.each(['examples/docs/runtimes/express.ts', 'examples/docs/runtimes/hono.ts'])('%s', (file) => {
-  let example: Example;
-  beforeAll(async () => {
-    example = await runExample(file);
-  }, START_TIMEOUT_MS);
-  afterAll(() => {
-    example?.child.kill();
-  });
+/** The tests every example passes, then `more` (given the running example) for what only it serves. */
+function describeExample(file: string, more?: (example: () => Example) => void): void {
+  describe(file, () => {
+    let example: Example;
+    beforeAll(async () => {
+      example = await runExample(file);
+    }, START_TIMEOUT_MS);
+    afterAll(() => {
+      example?.child.kill();
+    });
 
-  it.each<Era>(['modern', 'legacy'])('serves the SDK client (%s): lists and calls the tool', async (era) => {
-    const client = await connectHttp(example.url, era);
-    try {
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['getWeather']);
-      const result = await client.callTool({ name: 'getWeather', arguments: { city: 'Lisbon' } });
-      expect(result.structuredContent).toEqual({ city: 'Lisbon', forecast: 'sunny', celsius: 21 });
-    } finally {
-      await client.close();
-    }
-  });
+    it.each<Era>(['modern', 'legacy'])(
+      'serves the SDK client (%s): lists and calls the tool',
+      async (era) => {
+        const client = await connectHttp(example.url, era);
+        try {
+          expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['getWeather']);
+          const result = await client.callTool({ name: 'getWeather', arguments: { city: 'Lisbon' } });
+          expect(result.structuredContent).toEqual({ city: 'Lisbon', forecast: 'sunny', celsius: 21 });
+        } finally {
+          await client.close();
+        }
+      },
+    );
 
-  it.runIf(file.endsWith('hono.ts'))('serves a legacy HTTP+SSE client at /sse (startHonoSSE)', async () => {
-    const client = await connectSse(new URL('/sse', example.url));
+    it('answers a preflight from https://app.example.com', async () => {
+      const preflight = await fetch(example.url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-protocol-version',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    });
+    more?.(() => example);
+  });
+}
+
+describeExample('examples/docs/runtimes/express.ts');
+describeExample('examples/docs/runtimes/hono.ts', (example) => {
+  it('serves a legacy HTTP+SSE client at /sse (startHonoSSE)', async () => {
+    const client = await connectSse(new URL('/sse', example().url));
     try {
       const result = await client.callTool({ name: 'getWeather', arguments: { city: 'Oslo' } });
       expect(result.structuredContent).toEqual({ city: 'Oslo', forecast: 'sunny', celsius: 21 });
     } finally {
       await client.close();
     }
-  });
-
-  it('answers a preflight from https://app.example.com', async () => {
-    const preflight = await fetch(example.url, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'https://app.example.com',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'content-type, mcp-protocol-version',
-      },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
   });
 });
