@@ -390,9 +390,10 @@ function headlessBrowser(url: URL): void {
 }
 
 /**
- * MCPClient's `MCPOAuthClientProvider`, which never registers a client, plus what the scenarios
- * need beyond it: Dynamic Client Registration (RFC 7591) where the authorization server offers
- * neither Client ID Metadata Documents nor a pre-registered client (most scenarios expect DCR),
+ * MCPClient's `MCPOAuthClientProvider`, which never registers a client once given an identity,
+ * plus what the scenarios need beyond it: Dynamic Client Registration (RFC 7591) where the
+ * authorization server offers neither Client ID Metadata Documents nor a pre-registered client
+ * (most scenarios expect DCR),
  * credentials kept per issuer (SEP-2352), and an optional DPoP session (SEP-1932). Everything else
  * (storage, issuer binding, discovery pinning, the `authenticate()` flow) is MCPClient's own.
  */
@@ -400,9 +401,9 @@ class ConformanceOAuthProvider extends MCPOAuthClientProvider {
   private readonly registered = new Map<string, OAuthClientInformationMixed>();
   dpop?: () => Promise<DpopSession>;
 
-  constructor(options: MCPOAuthClientProviderOptions & { dpop?: boolean }) {
+  constructor({ dpop, ...options }: MCPOAuthClientProviderOptions & { dpop?: boolean }) {
     super(options);
-    if (options.dpop) {
+    if (dpop) {
       const session = DpopSession.create();
       this.dpop = () => session;
     }
@@ -420,10 +421,13 @@ class ConformanceOAuthProvider extends MCPOAuthClientProvider {
     }
   }
 
-  saveClientInformation(information: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): void {
+  override readonly saveClientInformation = async (
+    information: OAuthClientInformationMixed,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> => {
     const issuer = ctx?.issuer ?? (information as { issuer?: string }).issuer;
     if (issuer) this.registered.set(issuer, information);
-  }
+  };
 
   override async invalidateCredentials(
     scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
