@@ -413,7 +413,8 @@ class ConformanceOAuthProvider extends MCPOAuthClientProvider {
     ctx?: OAuthClientInformationContext,
   ): Promise<OAuthClientInformationMixed | undefined> {
     try {
-      return await super.clientInformation(ctx);
+      // Once this class registers, the base class looks in its own storage, which holds nothing.
+      return (await super.clientInformation(ctx)) ?? (ctx ? this.registered.get(ctx.issuer) : undefined);
     } catch (error) {
       if (!(error instanceof MastraError && error.id === 'MCP_CLIENT_OAUTH_NO_CLIENT_IDENTITY')) throw error;
       // Undefined makes the SDK register with this authorization server.

@@ -87,11 +87,11 @@ export const REMEDIES: Record<string, string> = {
   CLIENT_AUTH_TIMEOUT:
     'Call `authenticate()` again and complete the sign-in sooner, or pass a larger `timeoutMs`.',
   CLIENT_OAUTH_INVALID_CONFIG:
-    'Fix the fields the message names: exactly one of `clientInformation` or `clientMetadataUrl`, and a non-empty token.',
+    'Fix the fields the message names: at most one of `clientInformation` or `clientMetadataUrl`, and a non-empty token.',
   CLIENT_OAUTH_INVALID_REDIRECT_URL:
     'Use a loopback `http` redirect URL (`http://127.0.0.1:<port>/...`) for the built-in callback server, or serve your own callback for an `https` one.',
   CLIENT_OAUTH_NO_CLIENT_IDENTITY:
-    'Register a client with that authorization server and pass `clientInformation: { client_id }`; the provider never registers one at runtime.',
+    'Register a client with that authorization server and pass `clientInformation: { client_id }` (or `clientMetadataUrl`, where it accepts Client ID Metadata Documents); without either the provider registers one only where the server has a `registration_endpoint`.',
   CLIENT_OAUTH_NO_REDIRECT_HANDLER:
     'Give the provider `onRedirectToAuthorization` (open the browser, or hand the URL to your user).',
   CLIENT_OAUTH_NO_CODE_VERIFIER:

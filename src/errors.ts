@@ -99,7 +99,7 @@ const ERRORS = {
   CLIENT_OAUTH_INVALID_CONFIG: 'USER',
   /** The OAuth redirect URL is not usable. */
   CLIENT_OAUTH_INVALID_REDIRECT_URL: 'USER',
-  /** The authorization server accepts no Client ID Metadata Document and the provider has no client information. */
+  /** The authorization server accepts none of the provider's ways to name its client (pre-registered, CIMD, or registration at runtime). */
   CLIENT_OAUTH_NO_CLIENT_IDENTITY: 'USER',
   /** The flow needs a redirect and no handler opens one. */
   CLIENT_OAUTH_NO_REDIRECT_HANDLER: 'USER',

@@ -90,14 +90,15 @@ export async function connectSse(url: URL, client = newClient('legacy')): Promis
   return client;
 }
 
-/** The full test server in a child process over stdio (see fixtures/stdio-server.ts). */
+/** The full test server (or another `fixture`) in a child process over stdio (see fixtures/stdio-server.ts). */
 export async function connectStdio(
   era: Era,
   client = newClient(era),
+  fixture = 'test/fixtures/stdio-server.ts',
 ): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'test/fixtures/stdio-server.ts'],
+    args: ['--import', 'tsx', fixture],
     stderr: 'pipe',
   });
   await client.connect(transport);

@@ -499,6 +499,7 @@ declare class MCPClient<TServers = never> {
     static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClient<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
     [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, ToolSchemaOverBudget>>;
+    [MCP_CLIENT_SERVER_ERAS](): Record<string, 'modern' | 'legacy' | undefined>;
     get id(): string | undefined;
     private log;
     private installHooks;
@@ -882,6 +883,8 @@ declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
     readonly clientMetadataUrl: string | undefined;
     readonly [INTERACTIVE]: InteractiveControl;
+    [REGISTERED]: ((client: RegisteredClient) => void) | undefined;
+    readonly saveClientInformation?: (information: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext) => Promise<void>;
     private readonly queue;
     private readonly configuredRedirectUrl;
     private flow;
@@ -892,6 +895,8 @@ declare class MCPOAuthClientProvider implements OAuthClientProvider {
     get clientMetadata(): OAuthClientMetadata;
     state(): Promise<string>;
     clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined>;
+    private registeredClient;
+    private saveRegisteredClient;
     tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined>;
     saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void>;
     redirectToAuthorization(authorizationUrl: URL): Promise<void>;
@@ -1357,6 +1362,7 @@ interface MCPWebhookQueue {
 declare const MCP_APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 declare const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 declare const MCP_CLIENT_BRAND: unique symbol;
+declare const MCP_CLIENT_SERVER_ERAS: unique symbol;
 declare const MCP_CLIENT_SKIPPED_TOOLS: unique symbol;
 declare const MCP_INSTANCE_ID_HEADER = "Mcp-Instance-Id";
 type MastraFetchLike = (url: string | URL, init?: RequestInit, requestContext?: RequestContext<Record<string, any>> | null) => Promise<Response>;
@@ -1408,6 +1414,12 @@ interface PendingAuthorization {
 type Prompt = Prompt & {
     version?: string;
 };
+declare const REGISTERED: unique symbol;
+interface RegisteredClient {
+    issuer: string;
+    clientId: string;
+    storageKey: string;
+}
 type RequestStateKey = string | Uint8Array;
 interface RequireToolApprovalContext {
     toolName: string;
@@ -1460,7 +1472,7 @@ type ServerAuthState = 'needs-auth' | 'authorized';
 interface SimpleTokenProviderOptions {
     redirectUrl: string | URL;
     clientMetadata: OAuthClientMetadata;
-    clientInformation: OAuthClientInformationMixed;
+    clientInformation?: OAuthClientInformationMixed;
 }
 interface SseOptions extends HostGuardOptions {
     url: URL;

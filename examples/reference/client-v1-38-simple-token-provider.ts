@@ -1,7 +1,6 @@
 // MCPClient reference (v1), "Quick token provider": createSimpleTokenProvider with an existing access token.
 import { createSimpleTokenProvider, MCPClient } from 'mastra-mcp';
 
-// @ts-expect-error SUPERSEDED: the v2 reference requires clientInformation (the provider never registers a client at runtime)
 const provider = createSimpleTokenProvider('your-access-token', {
   redirectUrl: 'http://localhost:3000/callback',
   clientMetadata: {

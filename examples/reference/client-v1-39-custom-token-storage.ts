@@ -1,5 +1,5 @@
 // MCPClient reference (v1), "Custom token storage": an OAuthStorage implementation backed by a database.
-import { MCPOAuthClientProvider, type OAuthStorage } from 'mastra-mcp';
+import { MCPOAuthClientProvider, OAuthStorage } from 'mastra-mcp';
 
 // Assumed from the app:
 interface Database {

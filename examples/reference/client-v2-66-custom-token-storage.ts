@@ -1,6 +1,5 @@
 // MCPClient reference (v2), "Custom Token Storage": an OAuthStorage backed by a database, passed to MCPOAuthClientProvider.
-// `type` added: the page imports OAuthStorage (an interface) as a value, which verbatimModuleSyntax rejects.
-import { MCPOAuthClientProvider, type OAuthStorage } from 'mastra-mcp';
+import { MCPOAuthClientProvider, OAuthStorage } from 'mastra-mcp';
 
 // Assumed from the app:
 interface Database {

@@ -121,25 +121,21 @@ export function resourceActions(lookup: ConnectionLookup): MCPClientResources {
     subscribe: async (serverName: string, uri: string): Promise<void> => {
       const connection = lookup.get(serverName);
       const client = await connection.get();
-      if (connection.era === 'modern' && !client.getServerCapabilities()?.resources?.subscribe) {
+      if (!client.getServerCapabilities()?.resources?.subscribe) {
         // A serverless MCPServer, for one: nothing can reach the client after its answer.
+        const revision =
+          connection.era === 'modern' ? '' : ` (it negotiated revision ${connection.protocolVersion})`;
         throw mcpError(
           MCPErrorCode.CLIENT_SUBSCRIBE_RESOURCE_FAILED,
-          `MCP server '${serverName}' does not offer resource subscriptions (its capabilities have no resources.subscribe), so no update to '${uri}' could ever arrive`,
-          { server: serverName, uri },
-        );
-      }
-      if (connection.era !== 'modern') {
-        throw mcpError(
-          MCPErrorCode.CLIENT_SUBSCRIBE_RESOURCE_FAILED,
-          `MCP server '${serverName}' negotiated revision ${connection.protocolVersion}, which has no subscriptions/listen: resources.subscribe() needs 2026-07-28`,
-          { server: serverName, uri, protocolVersion: connection.protocolVersion },
+          `MCP server '${serverName}' does not offer resource subscriptions${revision} (its capabilities have no resources.subscribe), so no update to '${uri}' could ever arrive`,
+          { server: serverName, uri, ...(revision ? { protocolVersion: connection.protocolVersion } : {}) },
         );
       }
       connection.subscribedUris.add(uri);
       try {
+        // 2026-07-28: the managed listen stream; 2025: resources/subscribe on the session.
         const listen = await connection.syncListen();
-        if (!listen?.honoredFilter.resourceSubscriptions?.includes(uri)) {
+        if (connection.era === 'modern' && !listen?.honoredFilter.resourceSubscriptions?.includes(uri)) {
           throw new Error(`the server did not honour a subscription to '${uri}'`);
         }
       } catch (error) {

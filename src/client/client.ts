@@ -66,6 +66,8 @@ const loadConfigFile = lazyModule(() => import('./config-file/load.js'));
 export const MCP_CLIENT_BRAND = Symbol.for('mastra-mcp.MCPClient');
 /** Per server, the tools the last listing skipped for exceeding a schema budget (for the generator). */
 export const MCP_CLIENT_SKIPPED_TOOLS = Symbol.for('mastra-mcp.skippedTools');
+/** The era each server negotiated (read by `mastra-mcp generate`: 2025 output envelopes, output-envelope.ts). */
+export const MCP_CLIENT_SERVER_ERAS = Symbol.for('mastra-mcp.serverEras');
 
 export class MCPClient<TServers = never> {
   readonly options: MCPClientOptions<TServers>;
@@ -174,6 +176,10 @@ export class MCPClient<TServers = never> {
     return Object.fromEntries(
       [...this.connections].map(([name, connection]) => [name, Object.fromEntries(connection.skippedTools)]),
     );
+  }
+
+  [MCP_CLIENT_SERVER_ERAS](): Record<string, 'modern' | 'legacy' | undefined> {
+    return Object.fromEntries([...this.connections].map(([name, connection]) => [name, connection.era]));
   }
 
   get id(): string | undefined {

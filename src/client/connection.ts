@@ -3,9 +3,10 @@
  * `subscriptions/listen` stream and notification handler sets (each SDK client it connects is
  * built and routed to them by sdk-client.ts). Invariants: at most one connect is in flight,
  * abandoned (transport closed, child ended, result discarded) once every caller waiting on it gave
- * up; an operation that finds the connection gone reconnects first; a legacy HTTP session
- * the server forgot (404) is reopened and the operation retried once; nothing is retried after
- * `close()`, nor after `allowedHosts` refused a host (no fallback, no retry, no reconnect); at most
+ * up; an operation that finds the connection gone reconnects first; an HTTP server that went
+ * away (refused, a forgotten legacy session, an answer cut) is recovered from as
+ * transport/recovery.ts says; nothing is retried after `close()`, nor after `allowedHosts`
+ * refused a host (no fallback, no retry, no reconnect); at most
  * one listen stream is open, its changes made one at a time; `close()` ends every state promptly.
  * Each transport reads within `maxMessageBytes` (message-bound.ts); the schemas compile within
  * the server's pattern budget (pattern-budget.ts).
@@ -30,8 +31,11 @@ import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import { Activity } from './activity.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
+import { reportRegistrations } from './auth/oauth-provider.js';
 import type { TimeoutSetting } from './errors.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
+import { LegacyResourceSubscriptions } from './legacy-subscriptions.js';
+import { ListenRecovery } from './listen-recovery.js';
 import { newSdkClient, ServerHandlers } from './sdk-client.js';
 import { offersTasks, TaskPush } from './tasks/task-push.js';
 import { guardTaskResults } from './tasks/task-results.js';
@@ -39,6 +43,7 @@ import { DEFAULT_MAX_PATTERN_INSTRUCTIONS, PatternBudget } from './tools/pattern
 import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { budgetedValidator, loadValidation } from './tools/validation.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
+import { watchAnswers } from './transport/answer-watch.js';
 import {
   refusesStreamableHttp,
   requestContextScope,
@@ -47,6 +52,7 @@ import {
 } from './transport/http.js';
 import { withInstanceAffinity } from './transport/instance-affinity.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MessageBound } from './transport/message-bound.js';
+import { ConnectionRecovery } from './transport/recovery.js';
 import { type ExitReport, StdioExitError, stdioExitError } from './transport/stdio-exit.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
 import type {
@@ -103,13 +109,17 @@ export class ServerConnection {
   private client: Client | undefined;
   private connecting: PendingConnect | undefined;
   private closed = false;
+  /** What an operation on an HTTP server that went away runs again (transport/recovery.ts). */
+  private readonly recovery = new ConnectionRecovery(this, (client) => this.detach(client));
   private readonly closing = new AbortController();
   private listen: McpSubscription | undefined;
   private listenFilterKey = '';
   /** The listen change running or last run, and the one queued behind it (which later calls join). */
   private listenRunning: Promise<unknown> = Promise.resolve();
   private listenQueued: Promise<McpSubscription | undefined> | undefined;
+  private readonly listenRecovery = new ListenRecovery(this);
   readonly subscribedUris = new Set<string>();
+  private readonly legacySubscriptions = new LegacyResourceSubscriptions();
   /** Tasks followed through `notifications/tasks`: a change re-syncs the listen stream. */
   readonly taskPush = new TaskPush(() => {
     void this.syncListen().catch((error: unknown) =>
@@ -136,6 +146,9 @@ export class ServerConnection {
       (message) => this.log('warning', message),
     );
     this.jsonSchemaValidator = definition.jsonSchemaValidator ?? budgetedValidator(this.patternBudget);
+    if (isHttp(definition)) {
+      reportRegistrations(definition.authProvider, (message) => this.log('warning', message));
+    }
   }
 
   get timeout(): number {
@@ -283,7 +296,10 @@ export class ServerConnection {
     if (signal.aborted) throw signal.reason;
     const client = newSdkClient(this, this.settings.clientInfo);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
-    const screened = guardToolLists(bound.watch(created), ({ name, label, message, over }) => {
+    const watched = isHttp(this.definition)
+      ? watchAnswers(created, { sse: fallback, repeatableTools: this.recovery.repeatableTools })
+      : created;
+    const screened = guardToolLists(bound.watch(watched), client, ({ name, label, message, over }) => {
       if (over && name !== undefined) this.skippedTools.set(name, over);
       this.log('error', `tool ${label} skipped: ${message}`);
     });
@@ -335,9 +351,12 @@ export class ServerConnection {
       if (this.client !== client) return;
       this.client = undefined;
       this.setListen(undefined);
-      if (!this.closed) this.log('warning', 'connection closed; the next operation reconnects');
+      if (this.closed) return;
+      if (isHttp(this.definition)) this.recovery.lost();
+      this.log('warning', 'connection closed; the next operation reconnects');
     };
     this.client = client;
+    this.recovery.restored();
     if (this.hasAuthProvider) this.authState = 'authorized';
     this.settings.onConnected();
     this.instructions = client.getInstructions();
@@ -466,9 +485,10 @@ export class ServerConnection {
 
   /**
    * Runs one operation with the request context the custom fetch should see. A lost connection is
-   * reopened before the operation; a legacy session the server forgot is reopened and the
-   * operation retried once. `signal` stops waiting for a connect (see get()); an operation that
-   * should be cancelled with it passes it to its requests. The connection is busy throughout.
+   * reopened before the operation; on an HTTP server that went away (refused, a forgotten legacy
+   * session, an answer cut) it runs again as transport/recovery.ts says. `signal` stops waiting
+   * for a connect (see get()); an operation that should be cancelled with it passes it to its
+   * requests. The connection is busy throughout.
    */
   run<T>(
     operation: (client: Client) => Promise<T>,
@@ -483,24 +503,19 @@ export class ServerConnection {
     requestContext: RequestContext | null,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const client = await this.get(signal);
-    try {
-      return await this.scoped(operation, client, requestContext);
-    } catch (error) {
-      // allowedHosts refused a host: reported as it is, never retried.
-      const blocked = hostNotAllowed(error);
-      if (blocked) throw blocked;
-      this.noteAuthFailure(error);
-      const forgotten =
-        client.getProtocolEra() === 'legacy' && httpStatusOf(error) === 404 && isHttp(this.definition);
-      if (forgotten && !this.closed) {
-        this.log('info', 'the server forgot the session; reconnecting');
-        await this.drop(client);
-        return await this.scoped(operation, await this.get(signal), requestContext);
+    const attempt = async (client: Client) => {
+      try {
+        return await this.scoped(operation, client, requestContext);
+      } catch (error) {
+        // allowedHosts refused a host: reported as it is, never retried.
+        const blocked = hostNotAllowed(error);
+        if (blocked) throw blocked;
+        this.noteAuthFailure(error);
+        if (isConnectionLoss(error) && this.client === client) await this.drop(client);
+        throw error;
       }
-      if (isConnectionLoss(error) && this.client === client) await this.drop(client);
-      throw error;
-    }
+    };
+    return isHttp(this.definition) ? this.recovery.run(signal, attempt) : attempt(await this.get(signal));
   }
 
   /**
@@ -526,11 +541,17 @@ export class ServerConnection {
   }
 
   private async drop(client: Client): Promise<void> {
-    if (this.client === client) {
-      this.client = undefined;
-      this.setListen(undefined);
-    }
+    this.detach(client);
     await client.close().catch(() => {});
+  }
+
+  /** Takes `client` out of use (the next operation reconnects), its listen stream closed. */
+  private detach(client: Client): void {
+    if (this.client !== client) return;
+    const listen = this.listen;
+    this.client = undefined;
+    this.setListen(undefined);
+    void listen?.close().catch(() => {});
   }
 
   /**
@@ -556,8 +577,9 @@ export class ServerConnection {
 
   /**
    * Brings the 2026-07-28 `subscriptions/listen` stream in line with what is wanted: one stream
-   * per server, replaced when the filter changes, closed when nothing is wanted. Legacy servers
-   * push list changes without one. Changes run one at a time, and a call made while another waits
+   * per server, replaced when the filter changes, closed when nothing is wanted, reopened when it
+   * ends unasked (listen-recovery.ts); legacy servers, instead, `resources/subscribe`
+   * (legacy-subscriptions.ts). Changes run one at a time, and a call made while another waits
    * joins it, so concurrent registrations open one stream with the latest wanted filter.
    */
   syncListen(): Promise<McpSubscription | undefined> {
@@ -577,7 +599,7 @@ export class ServerConnection {
    */
   private async applyListen(): Promise<McpSubscription | undefined> {
     const client = this.client;
-    if (client?.getProtocolEra() !== 'modern') return undefined;
+    if (client?.getProtocolEra() !== 'modern') return client && this.legacySubscriptions.sync(client, this);
     const filter = this.listenFilter(client);
     const key = JSON.stringify(filter ?? null);
     if (key === this.listenFilterKey && (this.listen || !filter)) return this.listen;
@@ -594,10 +616,11 @@ export class ServerConnection {
       return undefined;
     }
     this.setListen(subscription, key);
+    this.listenRecovery.reopened();
     void subscription.closed.then((reason) => {
       if (this.listen !== subscription) return;
       this.setListen(undefined);
-      if (reason !== 'local') this.log('warning', `subscriptions/listen stream ended (${reason})`);
+      if (reason !== 'local') this.listenRecovery.ended(reason);
     });
     await previous?.close().catch(() => {});
     return subscription;
@@ -622,6 +645,6 @@ export class ServerConnection {
     const client = this.client;
     this.client = undefined;
     this.setListen(undefined);
-    await Promise.allSettled([client?.close(), pending?.promise]);
+    await Promise.allSettled([client?.close(), pending?.promise, this.recovery.close()]);
   }
 }

@@ -97,6 +97,19 @@ function httpCause(status: number): string {
     : text;
 }
 
+/**
+ * A request that may have reached the server and whose answer never came (its stream or
+ * connection closed first), not sent again because it is not safe to repeat (transport/recovery.ts).
+ */
+export class AnswerCutError extends Error {
+  constructor(serverName: string, request: string, why: string, cause: unknown) {
+    super(
+      `the connection to MCP server '${serverName}' closed mid-answer (${why}): ${request} may have reached the server, so it was not sent again; only requests safe to repeat are (listings, gets and reads, ping, tools annotated readOnlyHint or idempotentHint)`,
+      { cause },
+    );
+  }
+}
+
 /** How long a server's requests may take and the option that says so, for a timeout's message. */
 export interface TimeoutSetting {
   ms: number;
@@ -110,6 +123,7 @@ export interface TimeoutSetting {
  */
 export function describeCause(error: unknown, timeout?: TimeoutSetting): string | undefined {
   for (const candidate of causeChain(error)) {
+    if (candidate instanceof AnswerCutError) return candidate.message;
     // The status, not the page that came with it (a proxy's HTML).
     const http = statusOf(candidate);
     if (http !== undefined) return httpCause(http);

@@ -114,6 +114,8 @@ function routeNotifications(client: Client, owner: ClientOwner): void {
     owner.taskPush.deliver(params as DetailedTask),
   );
   client.setNotificationHandler('notifications/message', (n) => {
+    // `enableServerLogs: false` holds on both eras: a 2025 server logs without being asked to.
+    if (owner.definition.enableServerLogs === false) return;
     const { level, data, logger } = n.params;
     owner.emit({
       level,

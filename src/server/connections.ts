@@ -2,7 +2,9 @@
  * Who receives server-initiated notifications. Legacy connections (stdio, SSE, each Streamable
  * HTTP session) and a modern stdio connection each own a live SDK instance; 2026-07-28 HTTP
  * clients listen through the `subscriptions/listen` bus of the HTTP handler. `notifyUpdated`
- * reaches only connections subscribed to that URI; serverless clients receive nothing. With a
+ * reaches only connections subscribed to that URI; serverless clients receive nothing. Log
+ * messages reach legacy connections at their `logging/setLevel` and a 2026-07-28 stdio connection
+ * at the level its requests name; 2026-07-28 HTTP clients have no channel for them. With a
  * `notifications.bus`, every event is also published to the other instances of this server, and
  * their events are delivered here. Local delivery does not depend on the bus: while it is down,
  * local clients are still told and the failed publish is logged. A broadcast goes to every
@@ -10,7 +12,8 @@
  * `closeAll()`: one client that stops reading holds up neither the others nor the caller.
  */
 import type { IMastraLogger } from '@mastra/core/logger';
-import type { LoggingMessageNotification, ServerNotifier } from '@modelcontextprotocol/server';
+import { LoggingLevelSchema } from '@modelcontextprotocol/core';
+import type { LoggingLevel, LoggingMessageNotification, ServerNotifier } from '@modelcontextprotocol/server';
 import type { MCPServerBusEvent, MCPServerEventBus, MCPServerEventBusMember } from './event-bus.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { ProtocolInstance } from './protocol-server.js';
@@ -35,6 +38,21 @@ export interface LiveConnection extends ProtocolInstance {
  */
 const GRACE_MS = 250;
 
+/** RFC 5424 severities, least severe first. */
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
+
+/**
+ * Whether a log message at `level` goes to `connection`. The SDK filters a legacy one by its
+ * `logging/setLevel`. 2026-07-28 has no such method: each request names its own level, and one
+ * that names none gets no log messages, so a modern (stdio) connection hears those at or above the
+ * level its latest request named, and none before it named one.
+ */
+function hearsLog(connection: LiveConnection, level: LoggingLevel): boolean {
+  if (connection.era === 'legacy') return true;
+  const wanted = connection.requestedLogLevel?.();
+  return wanted !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(wanted);
+}
+
 /** How logs name a connection: only stdio connections have no session id. */
 function nameOf(connection: LiveConnection): string {
   return connection.sessionId === undefined ? 'the stdio connection' : `session '${connection.sessionId}'`;
@@ -44,6 +62,8 @@ export class Connections {
   private readonly live = new Set<LiveConnection>();
   private readonly notifiers = new Set<ServerNotifier>();
   private readonly member: MCPServerEventBusMember | undefined;
+  /** Whether the server log said, once, that log messages do not reach 2026-07-28 HTTP clients. */
+  private logsUnreachableNoted = false;
 
   /**
    * `logger` is read at each use: a Mastra instance replaces the server's logger after construction.
@@ -174,14 +194,29 @@ export class Connections {
           (c) => c.era === 'modern' || c.subscriptions.has(event.uri),
           (c) => c.server.sendResourceUpdated({ uri: event.uri }),
         );
-      // 2026-07-28 has no out-of-request log channel, so only legacy connections receive these.
       case 'logging_message':
+        this.noteLogsUnreachable();
         return this.each(
           event,
-          (c) => c.era === 'legacy',
+          (c) => hearsLog(c, event.params.level),
           (c) => c.server.sendLoggingMessage(event.params, c.sessionId),
         );
     }
+  }
+
+  /**
+   * Once 2026-07-28 HTTP clients were served (their handler's notifier is here), says once that log
+   * messages do not reach them: that revision sends one only on the stream of the request that
+   * asked for it, never on a listen stream, and their requests hold no stream between calls.
+   */
+  private noteLogsUnreachable(): void {
+    if (this.logsUnreachableNoted || this.notifiers.size === 0) return;
+    this.logsUnreachableNoted = true;
+    this.logger().debug(
+      'MCP log messages (sendLoggingMessage()) are not sent to 2026-07-28 HTTP clients: that revision ' +
+        'sends notifications/message only on the stream of the request that asked for it; a tool logs to ' +
+        'its caller with context.mcp.log()',
+    );
   }
 
   async closeAll(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * `prompts/*` and prompt-argument completion over the user's MCPServerPrompts callbacks. Prompts
- * may be versioned: several entries share a name, and `prompts/get` selects one by `version`.
+ * may be versioned: several entries share a name, and `prompts/get` selects one by `version`; the
+ * first listed is the default, what a request without a version gets and all a 2025 listing shows.
  * Unknown prompts, versions and missing arguments describe the caller's request (-32602); a
  * callback that throws is a CallbackError naming the prompt (see request-errors.ts).
  */
@@ -19,8 +20,21 @@ import type { MCPServerPrompts } from './types.js';
 export class PromptHandlers {
   constructor(private readonly config: MCPServerPrompts) {}
 
-  async list(): Promise<ListPromptsResult> {
-    return { prompts: await runCallback('Listing prompts failed', () => this.config.listPrompts()) };
+  /**
+   * `oneVersionEach` is for 2025 clients, whose prompts have no `version`: several entries of one
+   * name would be duplicates to them, so each name is listed once, as its default version (the
+   * first listed, which `prompts/get` without a version serves).
+   */
+  async list({ oneVersionEach = false } = {}): Promise<ListPromptsResult> {
+    const prompts = await runCallback('Listing prompts failed', () => this.config.listPrompts());
+    if (!oneVersionEach) return { prompts };
+    const seen = new Set<string>();
+    const defaults = prompts.filter((prompt) => {
+      if (seen.has(prompt.name)) return false;
+      seen.add(prompt.name);
+      return true;
+    });
+    return { prompts: defaults };
   }
 
   async get(
@@ -34,6 +48,7 @@ export class PromptHandlers {
     if (candidates.length === 0) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${quoted(name)} not found`);
     }
+    // Without a version, the default: the first listed (the one 2025 listings show).
     const prompt = version === undefined ? candidates[0] : candidates.find((p) => p.version === version);
     if (!prompt) {
       const known = candidates.map((p) => p.version).filter(Boolean);

@@ -9,8 +9,12 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   isInputRequiredResult,
+  type JSONRPCRequest,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
   type Server,
   type ServerCapabilities,
   type ServerContext,
@@ -101,6 +105,31 @@ export interface ProtocolInstance {
   server: Server;
   /** URIs this connection subscribed to with `resources/subscribe` (legacy connections). */
   subscriptions: Set<string>;
+  /** The log level the latest 2026-07-28 request to this instance named, if any (connections.ts reads it). */
+  requestedLogLevel?: () => LoggingLevel | undefined;
+}
+
+/**
+ * MCPServer's SDK `Server`: errors shaped (ErrorShapingServer), and the latest log level a
+ * 2026-07-28 request named (`_meta` `io.modelcontextprotocol/logLevel`, checked by the SDK before
+ * any handler) kept. A 2026-07-28 stdio connection has one instance whose one channel carries
+ * every answer, so that level is the one `sendLoggingMessage()` honours there.
+ */
+class InstanceServer extends ErrorShapingServer {
+  requestedLogLevel: LoggingLevel | undefined;
+
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+      const level = envelope?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+      if (level !== undefined) this.requestedLogLevel = level;
+      return wrapped(request, ctx);
+    };
+  }
 }
 
 export function capabilitiesOf(host: ProtocolHost, mode: ElicitationMode): ServerCapabilities {
@@ -216,7 +245,7 @@ export function createProtocolServer(
   scope: InstanceScope = {},
 ): ProtocolInstance {
   const reporting = reportingOf(host);
-  const server = new ErrorShapingServer(
+  const server = new InstanceServer(
     host.info,
     {
       capabilities: capabilitiesOf(host, mode),
@@ -309,7 +338,9 @@ export function createProtocolServer(
     }
   }
   if (prompts) {
-    server.setRequestHandler('prompts/list', () => prompts.list());
+    // 2025 prompts have no `version`: those clients see each name once (prompts.ts).
+    const oneVersionEach = mode === 'legacy' || scope.legacy === true;
+    server.setRequestHandler('prompts/list', () => prompts.list({ oneVersionEach }));
     // A schema of our own: the SDK's strict one would drop `version`, which selects the prompt.
     server.setRequestHandler('prompts/get', { params: promptGetParams }, (params, ctx) =>
       traced(host, server, ctx, params.name, () =>
@@ -329,5 +360,5 @@ export function createProtocolServer(
     host.events.attach(server, { streaming: !scope.jsonOnly });
   }
   if (taskAware) tasks.attach(server);
-  return { server, subscriptions };
+  return { server, subscriptions, requestedLogLevel: () => server.requestedLogLevel };
 }

@@ -473,7 +473,11 @@ export class MCPServer extends MCPServerBase {
     return this.http.latestTransport;
   }
 
-  /** Sends a log message to every connected client, honouring each session's `logging/setLevel`. */
+  /**
+   * Sends a log message to every client with a channel for it, at the level each asked for: legacy
+   * connections (their `logging/setLevel`) and a 2026-07-28 stdio client (the level its requests
+   * name). 2026-07-28 HTTP clients have none outside their own requests (connections.ts).
+   */
   async sendLoggingMessage(params: { level: LoggingLevel; data: unknown; logger?: string }): Promise<void> {
     await this.connections.log(params);
   }

@@ -16,7 +16,7 @@ import { clip } from './issues.js';
 import { publishable } from './publishable-tool.js';
 import { isTaskSupport, type MCPTaskSupport } from './tasks/types.js';
 import type { ToolInvocation } from './tool-invocation.js';
-import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
+import { type JsonSchema, NO_INPUT_SCHEMA, normalizeSchema, outputJsonSchema } from './tool-schema.js';
 
 export type ToolKind = 'tool' | 'agent' | 'workflow';
 
@@ -149,7 +149,7 @@ function declaredTaskSupport(name: string, tool: MastraToolLike): MCPTaskSupport
 function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
   const inputSchema = tool.inputSchema
     ? convertSchema(`Tool '${name}'`, 'inputSchema', () => normalizeSchema(tool.inputSchema).json)
-    : EMPTY_OBJECT_SCHEMA;
+    : NO_INPUT_SCHEMA;
   const execute = tool.execute;
   const taskSupport = declaredTaskSupport(name, tool);
   return {
@@ -190,7 +190,7 @@ function vercelToolEntry(name: string, tool: VercelToolLike): ToolEntry {
     name,
     kind: 'tool',
     source: tool,
-    definition: explicitToolDefinition(name, tool, input?.json ?? EMPTY_OBJECT_SCHEMA),
+    definition: explicitToolDefinition(name, tool, input?.json ?? NO_INPUT_SCHEMA),
     async invoke(args, invocation) {
       if (!execute) throw notExecutable(name);
       let value: unknown = args ?? {};

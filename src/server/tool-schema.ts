@@ -169,4 +169,13 @@ export function outputJsonSchema(schema: unknown): JsonSchema {
   return isObject(schema) ? checkedJsonSchema(schema as JsonSchema) : (schema as JsonSchema);
 }
 
+/** Any object: what a workflow, a suspended step or an event type takes when it declares no schema. */
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
+
+/**
+ * The input of a tool declared without an input schema: it takes no arguments, and says so.
+ * Strict-mode clients (OpenAI's strict function calling) read an empty object without
+ * `additionalProperties: false` as "any object", which strict mode cannot express, and refuse it.
+ * A declared schema is advertised as its converter writes it (see docs/tools.md).
+ */
+export const NO_INPUT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { printable } from './diagnostics.js';
-import { DEFAULT_DISCOVERY_TIMEOUT_MS, generate } from './generate.js';
+import { generate } from './generate.js';
 
 const USAGE = `Usage: mastra-mcp generate [--timeout <ms>] <file...>
        mastra-mcp --version
@@ -18,7 +18,8 @@ client exporting 'MCPServers' for 'new MCPClient<MCPServers>(...)'. Paths are re
 current directory. Nothing is written unless every client succeeds.
 
 Options:
-  --timeout <ms>  how long each server gets to connect and list its tools (default ${DEFAULT_DISCOVERY_TIMEOUT_MS})
+  --timeout <ms>  how long each server gets to connect and list its tools (default: the
+                  timeouts the client and its servers set)
   --version       print the version of mastra-mcp
 `;
 
@@ -55,7 +56,7 @@ async function main(args: readonly string[]): Promise<number> {
   if (command !== 'generate')
     return usageError(command === undefined ? 'no command given' : `unknown command '${printable(command)}'`);
   const files: string[] = [];
-  let timeoutMs = DEFAULT_DISCOVERY_TIMEOUT_MS;
+  let timeoutMs: number | undefined;
   let optionsEnded = false;
   for (let index = 0; index < rest.length; index++) {
     const arg = rest[index] as string;
@@ -80,7 +81,7 @@ async function main(args: readonly string[]): Promise<number> {
     files,
     process.cwd(),
     { out: write(process.stdout), err: write(process.stderr) },
-    { timeoutMs },
+    timeoutMs === undefined ? {} : { timeoutMs },
   );
 }
 

@@ -334,7 +334,16 @@ function anchorsOf(root: unknown): Map<string, Path | undefined> {
  * raw JSON than the budgets allow widens the whole schema. Then the schema, its helpers, and the
  * cycle check; a hard failure carries the position it concerns.
  */
-export function convertSchema(schema: unknown, subject: SchemaSubject, allocate: NameAllocator): Conversion {
+/**
+ * `within`: the tokens of the subschema whose type is wanted (a 2025 output envelope's
+ * `properties/result`); references still resolve against the whole `schema`.
+ */
+export function convertSchema(
+  schema: unknown,
+  subject: SchemaSubject,
+  allocate: NameAllocator,
+  within: readonly string[] = [],
+): Conversion {
   const exceeded = measureSchema(schema);
   const whole = { subject, pointer: '#' };
   if (exceeded?.kind === 'depth')
@@ -346,7 +355,8 @@ export function convertSchema(schema: unknown, subject: SchemaSubject, allocate:
   const converter = new Converter(schema, subject, allocate);
   try {
     const rootDeps = converter.deps;
-    const type = converter.convert(schema, undefined, 1);
+    const start = within.reduce<unknown>((node, token) => (node as Record<string, unknown>)[token], schema);
+    const type = converter.convert(start, at(undefined, ...within), 1);
     converter.drain();
     converter.rejectCycles(rootDeps);
     const helpers = [...converter.helpers.values()].map((helper) => ({

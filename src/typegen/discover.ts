@@ -1,6 +1,7 @@
 /**
  * Tool discovery for one client: `listToolDefinitionsWithErrors()` lists tools and never calls
- * them, each server within the `--timeout`. A server that fails is reported with the client's
+ * them, each server within the `--timeout` when one is given, else within the client's own
+ * timeouts. A server that fails is reported with the client's
  * message, which names it, its URL (without credentials or query) or command, and the cause
  * (connection refused, DNS, TLS, HTTP status, the process's exit); escaped and shortened.
  */
@@ -15,10 +16,18 @@ type SkippedTools = Record<
   Record<string, { field: 'inputSchema' | 'outputSchema'; kind: 'depth' | 'nodes' | 'raw'; message: string }>
 >;
 const SKIPPED_TOOLS = Symbol.for('mastra-mcp.skippedTools');
+const SERVER_ERAS = Symbol.for('mastra-mcp.serverEras');
 
 function skippedBy(client: GeneratorClient): SkippedTools {
   const read = (client as { [SKIPPED_TOOLS]?: () => SkippedTools })[SKIPPED_TOOLS];
   return typeof read === 'function' ? read.call(client) : {};
+}
+
+/** The servers that negotiated a 2025 revision (read while the client is still connected). */
+function legacyServersOf(client: GeneratorClient): Set<string> {
+  const read = (client as { [SERVER_ERAS]?: () => Record<string, string | undefined> })[SERVER_ERAS];
+  const eras = typeof read === 'function' ? read.call(client) : {};
+  return new Set(Object.keys(eras).filter((server) => eras[server] === 'legacy'));
 }
 
 /**
@@ -57,12 +66,14 @@ export function describeDiscoveryError(server: string, detail: Detail): string {
 
 export async function discover(
   selected: SelectedClient,
-  timeoutMs: number,
-): Promise<{ catalogue?: Catalogue; failures: string[]; warnings: string[] }> {
+  timeoutMs: number | undefined,
+): Promise<{ catalogue?: Catalogue; legacyServers?: Set<string>; failures: string[]; warnings: string[] }> {
   const { client, where } = selected;
   let result: Awaited<ReturnType<GeneratorClient['listToolDefinitionsWithErrors']>>;
   try {
-    result = await client.listToolDefinitionsWithErrors({ perServerTimeoutMs: timeoutMs });
+    result = await client.listToolDefinitionsWithErrors(
+      timeoutMs === undefined ? undefined : { perServerTimeoutMs: timeoutMs },
+    );
   } catch (error) {
     return { failures: [`${where}: tool discovery failed: ${printable(String(error), 300)}`], warnings: [] };
   }
@@ -76,5 +87,5 @@ export async function discover(
   const verdicts = budgetVerdicts(client, where, catalogue);
   return verdicts.failures.length > 0
     ? { failures: verdicts.failures, warnings: verdicts.warnings }
-    : { catalogue, failures: [], warnings: verdicts.warnings };
+    : { catalogue, legacyServers: legacyServersOf(client), failures: [], warnings: verdicts.warnings };
 }

@@ -16,12 +16,12 @@ export interface Reporter {
   err(line: string): void;
 }
 
-/** How long each server gets to connect and list its tools unless `--timeout` says otherwise. */
-export const DEFAULT_DISCOVERY_TIMEOUT_MS = 30_000;
-
 export interface GenerateOptions {
-  /** Per server: connect and list within this, or fail naming the server (`--timeout`). */
-  timeoutMs: number;
+  /**
+   * Per server: connect and list within this, or fail naming the server (`--timeout`). Without
+   * it the client's own `timeout` settings (client-wide and per server) bound each request.
+   */
+  timeoutMs?: number;
 }
 
 /** A client whose disconnect never settles must not keep the command alive. */
@@ -73,7 +73,7 @@ async function run(
   if (undiscovered.length > 0) return fail(undiscovered);
 
   const prepared = outputs.map((output, index) => {
-    const module = renderModule(discovered[index]?.catalogue ?? {});
+    const module = renderModule(discovered[index]?.catalogue ?? {}, discovered[index]?.legacyServers);
     for (const warning of module.warnings) report.err(`warning: ${output.selected.where}: ${warning}`);
     return { output, module };
   });
@@ -107,7 +107,7 @@ export async function generate(
   files: readonly string[],
   cwd: string,
   report: Reporter,
-  options: GenerateOptions = { timeoutMs: DEFAULT_DISCOVERY_TIMEOUT_MS },
+  options: GenerateOptions = {},
 ): Promise<number> {
   const selected: SelectedClient[] = [];
   let disconnecting: Promise<unknown> | undefined;

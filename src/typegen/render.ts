@@ -6,6 +6,7 @@
  */
 import { taskSupportOf } from '../client/tasks/task-support.js';
 import type { MCPToolDefinition } from '../client/tools/definition.js';
+import { ENVELOPED_SCHEMA, isOutputEnvelope } from '../client/tools/output-envelope.js';
 import { CATALOGUE_MAX_VALUES, countJsonValues } from './catalogue-budget.js';
 import { convertSchema, type HelperType, type NameAllocator } from './convert.js';
 import { describeDiagnostic, describeSubject, type SchemaSide } from './diagnostics.js';
@@ -43,7 +44,14 @@ function allocator(): NameAllocator {
   };
 }
 
-export function renderModule(catalogue: Catalogue): RenderedModule {
+/**
+ * `legacyServers`: those that negotiated a 2025 revision, whose enveloped outputs (SEP-2106) are
+ * typed as the value MCPClient gives, the envelope's `result`.
+ */
+export function renderModule(
+  catalogue: Catalogue,
+  legacyServers: ReadonlySet<string> = new Set(),
+): RenderedModule {
   const allocate = allocator();
   const warnings: string[] = [];
   const failures: string[] = [];
@@ -52,7 +60,13 @@ export function renderModule(catalogue: Catalogue): RenderedModule {
   let overBudget = 0;
   let tools = 0;
 
-  const typeOf = (schema: unknown, server: string, tool: string, side: SchemaSide): string => {
+  const typeOf = (
+    schema: unknown,
+    server: string,
+    tool: string,
+    side: SchemaSide,
+    within: readonly string[] = [],
+  ): string => {
     if (schema === undefined) return 'unknown';
     const subject = { server, tool, side };
     const cost = budget < 0 ? 0 : countJsonValues(schema, budget);
@@ -65,7 +79,7 @@ export function renderModule(catalogue: Catalogue): RenderedModule {
         );
       return 'unknown';
     }
-    const conversion = convertSchema(schema, subject, allocate);
+    const conversion = convertSchema(schema, subject, allocate, within);
     warnings.push(...conversion.warnings.map(describeDiagnostic));
     if (!conversion.ok) {
       failures.push(describeDiagnostic(conversion.error));
@@ -79,7 +93,14 @@ export function renderModule(catalogue: Catalogue): RenderedModule {
     const entries: Member[] = sortedEntries(definitions ?? {}).map(([tool, definition]) => {
       tools++;
       const input = typeOf(definition.inputSchema, server, tool, 'input');
-      const output = typeOf(definition.outputSchema, server, tool, 'output');
+      const enveloped = legacyServers.has(server) && isOutputEnvelope(definition.outputSchema);
+      const output = typeOf(
+        definition.outputSchema,
+        server,
+        tool,
+        'output',
+        enveloped ? ENVELOPED_SCHEMA : [],
+      );
       const task = taskSupportOf(definition);
       const shape = objectLiteral([
         { doc: [], text: `input: ${input}` },

@@ -2,8 +2,8 @@
  * MCPClient's OAuth client: MCPOAuthClientProvider (identity, issuer-bound tokens, discovery pin,
  * storage order), the loopback callback server, the auth state machine and authenticate() /
  * cancelAuthentication() against a minimal protected endpoint, and end to end against a real
- * authorization server (fixtures/oidc-server.ts) protecting an MCPServer with createOAuthMiddleware
- * and RFC 7662 introspection.
+ * authorization server protecting an MCPServer (support/oauth-stack.ts). Runtime client
+ * registration (the v1 shape) is client-oauth-registration.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -15,9 +15,7 @@ import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CALLBACK_PORT_ATTEMPTS } from '../../src/client/auth/callback-server.js';
 import {
-  createIntrospectionValidator,
   createOAuthCallbackServer,
-  createOAuthMiddleware,
   createSimpleTokenProvider,
   getCallbackUrlCandidates,
   type HttpServerDefinition,
@@ -27,12 +25,11 @@ import {
   type MCPOAuthClientProviderOptions,
   MCPServer,
   type OAuthCallbackServer,
-  type OAuthMiddleware,
   type OAuthStorage,
 } from '../../src/index.js';
-import { type AuthorizationServer, startAuthorizationServer } from '../fixtures/oidc-server.js';
 import { weatherTool } from '../fixtures/tools.js';
 import { freePort, listenLocal } from '../support/net.js';
+import { Browser, callWeather, protectedStack } from '../support/oauth-stack.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -101,7 +98,7 @@ function discovery(issuer: string, extra: Record<string, unknown> = {}): OAuthDi
 }
 
 describe('MCPOAuthClientProvider', () => {
-  it('takes exactly one client identity', () => {
+  it('takes at most one client identity', () => {
     const both = errorOf(() =>
       provider({ clientInformation: { client_id: 'x' }, clientMetadataUrl: CIMD_URL }),
     );
@@ -109,10 +106,6 @@ describe('MCPOAuthClientProvider', () => {
     expect(both.message).toContain("'clientInformation'");
     expect(both.message).toContain("'clientMetadataUrl'");
     expect(both.details).toMatchObject({ fields: 'clientInformation,clientMetadataUrl' });
-
-    const neither = errorOf(() => provider({ clientInformation: undefined }));
-    expect(neither.id).toBe('MCP_CLIENT_OAUTH_INVALID_CONFIG');
-    expect(neither.message).toContain('never registers');
 
     expect(
       errorOf(() =>
@@ -133,11 +126,12 @@ describe('MCPOAuthClientProvider', () => {
     });
   });
 
-  it('cannot register a client: it has no saveClientInformation', () => {
+  it('can register a client only without a configured identity: only then has it saveClientInformation', () => {
     expect('saveClientInformation' in provider()).toBe(false);
     expect(
       'saveClientInformation' in provider({ clientInformation: undefined, clientMetadataUrl: CIMD_URL }),
     ).toBe(false);
+    expect(provider({ clientInformation: undefined }).saveClientInformation).toEqual(expect.any(Function));
   });
 
   it('returns the pre-registered client for any authorization server', async () => {
@@ -797,156 +791,11 @@ class Transcript {
   }
 }
 
-interface SecuredClientOptions {
-  onRedirectToAuthorization: (url: URL) => void;
-  storage?: OAuthStorage;
-  logger?: HttpServerDefinition['logger'];
-  fetch?: HttpServerDefinition['fetch'];
-}
-
-interface Stack {
-  as: AuthorizationServer;
-  mcpUrl: URL;
-  redirectUrl: string;
-  /** An MCPClient whose server 'secured' is the protected MCPServer, with a pre-registered client. */
-  client(options: SecuredClientOptions): MCPClient;
-  /** Revokes `token` at the authorization server (RFC 7009), as the public client. */
-  revoke(token: string): Promise<void>;
-  /** Whether the authorization server still considers `token` active (RFC 7662). */
-  active(token: string): Promise<boolean>;
-}
-
-/** An MCPServer behind createOAuthMiddleware, and a real authorization server for it. */
-async function protectedStack(options: { accessTokenTtl?: number } = {}): Promise<Stack> {
-  const redirectUrl = `http://127.0.0.1:${await freePort()}/oauth/callback`;
-  const redirectUris = getCallbackUrlCandidates(redirectUrl).map(String);
-  const mcp = new MCPServer({
-    id: 'protected',
-    name: 'Protected',
-    version: '1.0.0',
-    tools: { weather: weatherTool },
-  });
-  let guard: OAuthMiddleware | undefined;
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (!guard || !(await guard(req, res, url)).proceed) return;
-    await mcp.startHTTP({ url, httpPath: '/mcp', req, res });
-  });
-  await listenLocal(server);
-  const mcpUrl = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  const as = await startAuthorizationServer({
-    redirectUris,
-    resource: mcpUrl.href,
-    ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
-  });
-  const introspection = { clientId: as.introspection.clientId, clientSecret: as.introspection.clientSecret };
-  guard = createOAuthMiddleware({
-    oauth: {
-      resource: mcpUrl.href,
-      authorizationServers: [as.issuer],
-      validateToken: createIntrospectionValidator(as.introspection.url, introspection),
-    },
-  });
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await mcp.close();
-    await as.close();
-  });
-  return {
-    as,
-    mcpUrl,
-    redirectUrl,
-    client: ({ onRedirectToAuthorization, storage, logger, fetch }) =>
-      clientFor({
-        secured: {
-          url: mcpUrl,
-          authProvider: new MCPOAuthClientProvider({
-            redirectUrl,
-            clientMetadata: {
-              redirect_uris: redirectUris,
-              client_name: 'mastra-mcp oauth test',
-              grant_types: ['authorization_code', 'refresh_token'],
-              response_types: ['code'],
-            },
-            clientInformation: { client_id: as.clientId },
-            onRedirectToAuthorization,
-            ...(storage ? { storage } : {}),
-          }),
-          ...(logger ? { logger } : {}),
-          ...(fetch ? { fetch } : {}),
-        },
-      }),
-    revoke: async (token) => {
-      const response = await fetch(`${as.issuer}/token/revocation`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token, client_id: as.clientId }),
-      });
-      if (!response.ok) throw new Error(`revocation failed: HTTP ${response.status}`);
-    },
-    active: async (token) => {
-      const response = await fetch(as.introspection.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${introspection.clientId}:${introspection.clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ token }),
-      });
-      return ((await response.json()) as { active: boolean }).active;
-    },
-  };
-}
-
-/**
- * Plays the user's browser: follows the authorization URL through the authorization server's
- * (auto-approving) consent, then requests the loopback callback, retrying while nothing listens
- * there yet (as a user who approves a little later would). Never blocks the SDK.
- */
-class Browser {
-  readonly visits: URL[] = [];
-  readonly responses: Array<Promise<number>> = [];
-
-  constructor(
-    private readonly as: AuthorizationServer,
-    private readonly tamper: (callback: URL) => URL = (callback) => callback,
-  ) {}
-
-  readonly onRedirectToAuthorization = (url: URL) => {
-    this.visits.push(url);
-    const visit = this.visit(url);
-    // A visit cut short by the end of a test is not an error of the test.
-    visit.catch(() => {});
-    this.responses.push(visit);
-  };
-
-  private async visit(url: URL): Promise<number> {
-    const callback = this.tamper(await this.as.authorize(url));
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const response = await fetch(callback);
-        await response.body?.cancel();
-        return response.status;
-      } catch (error) {
-        if (attempt >= 200) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
-  }
-}
-
-async function callWeather(mcp: MCPClient, serverName: string): Promise<unknown> {
-  const tool = (await mcp.listTools())[`${serverName}_weather`];
-  if (!tool?.execute) throw new Error(`no ${serverName}_weather tool`);
-  return tool.execute({ location: 'Paris' }, {} as Parameters<typeof tool.execute>[1]);
-}
-
 /** A protected stack, a browser, in-memory storage, and a client whose output goes to a transcript. */
 async function recordedSession(stackOptions: { accessTokenTtl?: number } = {}) {
   const transcript = new Transcript();
   transcript.captureConsole();
-  const stack = await protectedStack(stackOptions);
+  const stack = await protectedStack(cleanups, stackOptions);
   const browser = new Browser(stack.as);
   const storage = new InMemoryOAuthStorage();
   const mcp = stack.client({
@@ -1037,7 +886,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it("sends the code exchange through the server's own fetch (so allowedHosts and a custom fetch apply)", async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     const browser = new Browser(stack.as);
     const seen: string[] = [];
     const mcp = stack.client({
@@ -1053,7 +902,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it('survives a restart: a new client with the same storage connects without a browser', async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     const dir = mkdtempSync(join(tmpdir(), 'mastra-mcp-oauth-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'oauth.json');
@@ -1079,7 +928,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it('rejects an authorization response whose iss names another issuer (RFC 9207)', async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     const browser = new Browser(stack.as, (callback) => {
       expect(callback.searchParams.get('iss')).toBe(stack.as.issuer);
       callback.searchParams.set('iss', 'https://attacker.example.com');
@@ -1095,7 +944,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it('ignores a callback with a tampered state (400) and keeps waiting until cancelled', async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     const browser = new Browser(stack.as, (callback) => {
       callback.searchParams.set('state', 'forged-state');
       return callback;
@@ -1116,7 +965,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it('joins concurrent authenticate() calls: one browser visit, one token exchange', async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     const browser = new Browser(stack.as);
     const saved: string[] = [];
     const storage = new InMemoryOAuthStorage();
@@ -1144,7 +993,7 @@ describe('MCPClient OAuth end to end (oidc-provider, introspection)', () => {
   });
 
   it('cancelAuthentication and timeouts leave the server ready for an immediate retry', async () => {
-    const stack = await protectedStack();
+    const stack = await protectedStack(cleanups);
     let browser: Browser | undefined;
     const held: URL[] = [];
     // The user ignores the first two authorization URLs, then completes the third.

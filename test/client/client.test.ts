@@ -463,7 +463,7 @@ describe('resources and prompts', () => {
     expect(v2.prompt).toMatchObject({ name: 'analyze-code', version: 'v2' });
   });
 
-  it('subscribes to resources through one listen stream on 2026-07-28 and refuses on legacy', async () => {
+  it('subscribes to resources through one listen stream on 2026-07-28, and with resources/subscribe on legacy', async () => {
     const { server, http } = await httpServer();
     const mcp = client({
       modern: { url: http.mcpUrl, protocolVersion: '2026-07-28' },
@@ -481,9 +481,11 @@ describe('resources and prompts', () => {
     await server.resources.notifyUpdated({ uri: 'file://data/1.txt' });
     await eventually('the update after a reconnect', () => updates.length === 2);
     await mcp.resources.unsubscribe('modern', 'file://data/1.txt');
-    await expect(mcp.resources.subscribe('legacy', 'file://data/1.txt')).rejects.toThrow(
-      /legacy.*2025-11-25.*2026-07-28/,
-    );
+    // Legacy sessions subscribe too (test/client/client-legacy-parity.test.ts has the rest).
+    await mcp.resources.onUpdated('legacy', ({ uri }) => updates.push(`legacy ${uri}`));
+    await mcp.resources.subscribe('legacy', 'file://data/1.txt');
+    await server.resources.notifyUpdated({ uri: 'file://data/1.txt' });
+    await eventually('the legacy update', () => updates.includes('legacy file://data/1.txt'));
   });
 
   it('delivers list-changed notifications on both revisions', async () => {

@@ -305,7 +305,11 @@ describe('the first hour, from the README', () => {
           .trim()
           .split('\n')
           .map((line) => JSON.parse(line) as { mistake: string; id?: string; message: string })
-          .map(({ mistake, id, message }) => [mistake, id ? `${id}: ${message}` : message]),
+          // Ports are ephemeral: named as PORT.
+          .map(({ mistake, id, message }) => [
+            mistake,
+            (id ? `${id}: ${message}` : message).replace(/:\d+\//g, ':PORT/'),
+          ]),
       );
       expect(errors).toEqual({
         'servers misspelt':
@@ -330,7 +334,7 @@ describe('the first hour, from the README', () => {
         'a call slower than the timeout':
           "MCP_CLIENT_TOOL_CALL_FAILED: MCP tool 'slow' on server 'local' failed: timed out: no answer within 500 ms (the 'timeout' of server 'local': raise it if the server needs longer)",
         'a call on an HTTP server that went down':
-          "MCP_CLIENT_TOOL_CALL_FAILED: MCP tool 'getWeather' on server 'local' failed: connection refused: nothing listens at that address (ECONNREFUSED)",
+          "MCP_CLIENT_TOOL_CALL_FAILED: MCP tool 'getWeather' on server 'local' failed: Failed to connect to MCP server 'local' at http://127.0.0.1:PORT/mcp: connection refused: nothing listens at that address (ECONNREFUSED)",
         'invalid tool arguments':
           "MCP_CLIENT_INVALID_TOOL_ARGUMENTS: MCP tool 'getWeather' on server 'weather': invalid arguments: city: expected string, got number; pass arguments that match the tool's inputSchema",
       });

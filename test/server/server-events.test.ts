@@ -31,7 +31,7 @@ import {
 } from '../../src/shared/events-wire.js';
 import { eventsServer } from '../fixtures/events.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
-import { bearerAuth, type Era, type HttpHarness, newClient, serveHttp } from '../helpers.js';
+import { bearerAuth, connectStdio, type Era, type HttpHarness, newClient, serveHttp } from '../helpers.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -436,15 +436,7 @@ describe('events: push streams over Streamable HTTP', () => {
 
 describe('events over stdio', () => {
   async function spawnStdio(era: Era) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-    const client = newClient(era);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', 'test/fixtures/events-stdio-server.ts'],
-        stderr: 'pipe',
-      }),
-    );
+    const { client } = await connectStdio(era, newClient(era), 'test/fixtures/events-stdio-server.ts');
     cleanups.push(() => client.close());
     return client;
   }

@@ -41,4 +41,4 @@ export const notes = new MCPServer({ name: 'Notes', version: '1.0.0', tools: {},
 await notes.resources.notifyUpdated({ uri: 'file://notes/today.md' }); // only subscribers of that URI
 await notes.resources.notifyListChanged();
 await notes.prompts.notifyListChanged();
-await notes.sendLoggingMessage({ level: 'info', data: 'notes synced' }); // honours each session's level
+await notes.sendLoggingMessage({ level: 'info', data: 'notes synced' }); // honours each client's level

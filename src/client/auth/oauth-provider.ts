@@ -3,10 +3,13 @@
  * authorization-code flow with PKCE. The SDK does discovery, PKCE, scopes, the requests and the
  * RFC 9207 `iss` check; this class holds the client identity and the state those steps leave
  * behind. Invariants:
- * - Exactly one client identity: pre-registered `clientInformation`, or a Client ID Metadata
- *   Document URL sent as `client_id`. It never registers dynamically (it has no
- *   `saveClientInformation`), and an authorization server that accepts neither identity fails the
- *   flow with an error saying so.
+ * - At most one client identity: pre-registered `clientInformation`, or a Client ID Metadata
+ *   Document URL sent as `client_id` (the v2 reference's shapes). Given one, it never registers (it
+ *   has no `saveClientInformation`), and an authorization server that accepts neither identity
+ *   fails the flow with an error saying so. Given none (the v1 reference's shape), it lets the SDK
+ *   register a client (RFC 7591) at each authorization server's `registration_endpoint` and keeps
+ *   it in storage, one per issuer, so later flows reuse it; a server without that endpoint fails
+ *   naming the fix. Each registration is reported to the `REGISTERED` listener.
  * - Tokens are bound to the issuer that minted them: one entry per validated issuer, plus the
  *   latest set for the per-request read. The latest set is withheld once discovery names a
  *   different issuer.
@@ -47,13 +50,16 @@ export interface MCPOAuthClientProviderOptions {
   redirectUrl: string | URL;
   /** This client's metadata (`client_id` may repeat the `clientMetadataUrl`, as the hosted document does). */
   clientMetadata: OAuthClientMetadata & { client_id?: string };
-  /** A client pre-registered with the authorization server. Exclusive with `clientMetadataUrl`. */
+  /**
+   * A client pre-registered with the authorization server. Exclusive with `clientMetadataUrl`;
+   * with neither, the provider registers a client dynamically (RFC 7591).
+   */
   clientInformation?: OAuthClientInformationMixed;
   /** HTTPS URL of this client's Client ID Metadata Document, sent as `client_id`. Exclusive with `clientInformation`. */
   clientMetadataUrl?: string;
   /** Receives the authorization URL: open it in the user's browser, or redirect to it. */
   onRedirectToAuthorization?: (url: URL) => void | Promise<void>;
-  /** Where tokens, discovery state, the PKCE verifier and `state` are kept. Default: in memory. */
+  /** Where tokens, discovery state, the PKCE verifier, `state` and a registered client are kept. Default: in memory. */
   storage?: OAuthStorage;
 }
 
@@ -96,6 +102,17 @@ export interface InteractiveControl {
 
 export const INTERACTIVE = Symbol('mastra-mcp.interactiveOAuth');
 
+/** A client the provider registered at runtime (the v1 shape); `client_secret` is never part of it. */
+export interface RegisteredClient {
+  issuer: string;
+  clientId: string;
+  /** The storage key it is kept under. */
+  storageKey: string;
+}
+
+/** Where a provider reports the clients it registers: the connection logs them under its server's name. */
+export const REGISTERED = Symbol('mastra-mcp.registeredOAuthClient');
+
 interface Flow {
   redirectUrl: string;
   state: string;
@@ -133,6 +150,13 @@ function configError(text: string, fields: string, cause?: unknown) {
 export class MCPOAuthClientProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   readonly [INTERACTIVE]: InteractiveControl;
+  /** Told of each client registered at runtime; set by the connection that uses this provider. */
+  [REGISTERED]: ((client: RegisteredClient) => void) | undefined;
+  /** Present only without a configured identity (the v1 shape): the SDK then registers a client. */
+  declare readonly saveClientInformation?: (
+    information: OAuthClientInformationMixed,
+    ctx?: OAuthClientInformationContext,
+  ) => Promise<void>;
   private readonly queue: StorageQueue;
   private readonly configuredRedirectUrl: string;
   private flow: Flow | undefined;
@@ -150,12 +174,6 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
     if (clientInformation && clientMetadataUrl) {
       throw configError(
         "set either 'clientInformation' (a pre-registered client) or 'clientMetadataUrl' (a Client ID Metadata Document), not both",
-        'clientInformation,clientMetadataUrl',
-      );
-    }
-    if (!clientInformation && !clientMetadataUrl) {
-      throw configError(
-        "a client identity is required: set 'clientInformation' (a pre-registered client) or 'clientMetadataUrl' (a Client ID Metadata Document); the provider never registers a client at runtime",
         'clientInformation,clientMetadataUrl',
       );
     }
@@ -191,6 +209,10 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
     this.clientMetadataUrl = clientMetadataUrl;
     this.queue = new StorageQueue(options.storage ?? new InMemoryOAuthStorage());
     this[INTERACTIVE] = this.interactiveControl();
+    // Only the v1 shape may register: the SDK registers exactly when this method exists.
+    if (!clientInformation && !clientMetadataUrl) {
+      this.saveClientInformation = (information, ctx) => this.saveRegisteredClient(information, ctx);
+    }
   }
 
   get redirectUrl(): string {
@@ -209,13 +231,15 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
 
   /**
    * The configured identity. A metadata-document URL is offered only to an authorization server
-   * whose validated metadata says `client_id_metadata_document_supported`.
+   * whose validated metadata says `client_id_metadata_document_supported`. Without one, the client
+   * registered with that authorization server, if any (undefined makes the SDK register one).
    */
   async clientInformation(
     ctx?: OAuthClientInformationContext,
   ): Promise<OAuthClientInformationMixed | undefined> {
     const { clientInformation } = this.options;
     if (clientInformation) return clientInformation;
+    if (this.saveClientInformation) return this.registeredClient(ctx);
     const url = this.clientMetadataUrl as string;
     const discovery = await this.queue.run((storage) =>
       readJson<OAuthDiscoveryState>(storage, STORAGE_KEYS.discovery),
@@ -227,9 +251,64 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
     if (metadata?.client_id_metadata_document_supported === true && sameServer) return { client_id: url };
     throw mcpError(
       MCPErrorCode.CLIENT_OAUTH_NO_CLIENT_IDENTITY,
-      `Authorization server ${issuer} does not accept Client ID Metadata Documents (client_id_metadata_document_supported), and MCPOAuthClientProvider never registers a client dynamically: configure 'clientInformation' for a client pre-registered with it`,
+      `Authorization server ${issuer} does not accept Client ID Metadata Documents (client_id_metadata_document_supported), and an MCPOAuthClientProvider given 'clientMetadataUrl' never registers a client dynamically: configure 'clientInformation' for a client pre-registered with it`,
       { issuer },
     );
+  }
+
+  /**
+   * The client registered with the authorization server `ctx` names (or discovery last named). None
+   * yet and that server has no `registration_endpoint`: nothing the SDK could do would work, so
+   * the error names the two identities that would.
+   */
+  private async registeredClient(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<OAuthClientInformationMixed | undefined> {
+    return this.queue.run(async (storage) => {
+      const discovery = await readJson<OAuthDiscoveryState>(storage, STORAGE_KEYS.discovery);
+      const issuer = ctx?.issuer ?? (discovery ? issuerOf(discovery) : undefined);
+      if (issuer === undefined) return undefined;
+      const stored = await readJson<OAuthClientInformationMixed>(
+        storage,
+        STORAGE_KEYS.clientOf(issuerKey(issuer)),
+      );
+      if (stored) return stored;
+      const metadata = discovery?.authorizationServerMetadata;
+      if (
+        metadata &&
+        issuerKey(issuerOf(discovery)) === issuerKey(issuer) &&
+        !metadata.registration_endpoint
+      ) {
+        throw mcpError(
+          MCPErrorCode.CLIENT_OAUTH_NO_CLIENT_IDENTITY,
+          `Authorization server ${issuer} has no registration_endpoint, so MCPOAuthClientProvider cannot register a client with it (RFC 7591): configure 'clientInformation' for a client pre-registered with it, or 'clientMetadataUrl' if it accepts Client ID Metadata Documents`,
+          { issuer },
+        );
+      }
+      return undefined;
+    });
+  }
+
+  /** Keeps what the SDK registered (or re-stamped) under its issuer, and reports a new registration. */
+  private async saveRegisteredClient(
+    information: OAuthClientInformationMixed,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
+    const issuer = ctx?.issuer ?? information.issuer;
+    if (issuer === undefined) return;
+    const key = STORAGE_KEYS.clientOf(issuerKey(issuer));
+    const previous = await this.queue.run(async (storage) => {
+      const before = await readJson<OAuthClientInformationMixed>(storage, key);
+      await storage.set(key, JSON.stringify(information));
+      const issuers = (await readJson<string[]>(storage, STORAGE_KEYS.clientIssuers)) ?? [];
+      if (!issuers.includes(issuerKey(issuer))) {
+        await storage.set(STORAGE_KEYS.clientIssuers, JSON.stringify([...issuers, issuerKey(issuer)]));
+      }
+      return before;
+    });
+    if (previous?.client_id !== information.client_id) {
+      this[REGISTERED]?.({ issuer, clientId: information.client_id, storageKey: key });
+    }
   }
 
   /** With `ctx`: the tokens bound to that issuer. Without (the per-request read): the latest set. */
@@ -318,9 +397,17 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
     });
   }
 
-  /** The identity is configuration, so 'client' forgets nothing. */
+  /**
+   * A configured identity is configuration, so 'client' forgets nothing; a registered client is
+   * forgotten (the SDK does so when the authorization server no longer knows it, then registers anew).
+   */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     await this.queue.run(async (storage) => {
+      if ((scope === 'all' || scope === 'client') && this.saveClientInformation) {
+        const issuers = (await readJson<string[]>(storage, STORAGE_KEYS.clientIssuers)) ?? [];
+        for (const issuer of issuers) await storage.delete(STORAGE_KEYS.clientOf(issuer));
+        await storage.delete(STORAGE_KEYS.clientIssuers);
+      }
       if (scope === 'all' || scope === 'tokens') {
         const issuers = (await readJson<string[]>(storage, STORAGE_KEYS.tokenIssuers)) ?? [];
         for (const issuer of issuers) await storage.delete(STORAGE_KEYS.tokensOf(issuer));
@@ -359,4 +446,16 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
       forgetAuthorization: () => this.invalidateCredentials('verifier'),
     };
   }
+}
+
+/**
+ * Logs (through `log`, the connection's, so the record names its server) each client `provider`
+ * registers at runtime: only an MCPOAuthClientProvider without a configured identity does.
+ */
+export function reportRegistrations(provider: unknown, log: (message: string) => void): void {
+  if (!(provider instanceof MCPOAuthClientProvider) || !provider.saveClientInformation) return;
+  provider[REGISTERED] = ({ issuer, clientId, storageKey }) =>
+    log(
+      `registered OAuth client '${clientId}' with authorization server ${issuer} (RFC 7591 dynamic client registration, as the MCPOAuthClientProvider has neither 'clientInformation' nor 'clientMetadataUrl'); it is kept in the provider's storage under '${storageKey}' and reused from there. The MCPClient reference (v2) recommends a client pre-registered with the authorization server ('clientInformation') or a Client ID Metadata Document ('clientMetadataUrl')`,
+    );
 }

@@ -2,7 +2,8 @@
  * `createSimpleTokenProvider`: an `MCPOAuthClientProvider` that starts out holding one access
  * token, for tests and for callers that already have a valid token. The token is sent as a Bearer
  * token on every request; when the server rejects it the server's state becomes 'needs-auth' as
- * with any provider (there is no refresh token to fall back on).
+ * with any provider (there is no refresh token to fall back on). Without `clientInformation` (the
+ * v1 reference's shape) the provider registers a client if it ever needs to authorize.
  */
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
@@ -22,14 +23,15 @@ import { InMemoryOAuthStorage, STORAGE_KEYS } from './storage.js';
 export interface SimpleTokenProviderOptions {
   redirectUrl: string | URL;
   clientMetadata: OAuthClientMetadata;
-  clientInformation: OAuthClientInformationMixed;
+  /** A pre-registered client; without one, a client is registered at runtime if authorization is needed. */
+  clientInformation?: OAuthClientInformationMixed;
 }
 
 const OPTIONS = object(
   {
     redirectUrl: required(either(string, url)),
     clientMetadata: required(anyObject),
-    clientInformation: required(anyObject),
+    clientInformation: anyObject,
   } satisfies OptionsOf<SimpleTokenProviderOptions>,
   'createSimpleTokenProvider()',
 );

@@ -15,8 +15,8 @@ export interface OAuthStorage {
 }
 
 /**
- * MCPOAuthClientProvider's default `OAuthStorage` (tokens, discovery state, PKCE verifier): a
- * Map, gone with the process. `RedisOAuthStorage` (`mastra-mcp/redis`) is the persistent one.
+ * MCPOAuthClientProvider's default `OAuthStorage` (tokens, discovery state, PKCE verifier, a
+ * registered client): a Map, gone with the process. `RedisOAuthStorage` (`mastra-mcp/redis`) is the persistent one.
  */
 export class InMemoryOAuthStorage implements OAuthStorage {
   private readonly entries: Map<string, string>;
@@ -48,6 +48,10 @@ export const STORAGE_KEYS = {
   codeVerifier: 'code-verifier',
   state: 'state',
   tokensOf: (issuer: string) => `tokens:${issuer}`,
+  /** Issuers a client was registered with (the v1 shape), so invalidation can find every one. */
+  clientIssuers: 'client-issuers',
+  /** The client registered at runtime with one authorization server. */
+  clientOf: (issuer: string) => `client:${issuer}`,
 } as const;
 
 /** Runs storage work one task at a time, in call order; a failed task does not stall the next. */

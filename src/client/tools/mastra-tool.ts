@@ -20,6 +20,7 @@ import type { ServerConnection } from '../connection.js';
 import { callToolFollowingTasks } from '../tasks/tool-call.js';
 import type { MCPToolDefinition } from './definition.js';
 import { ArgumentGuard } from './invalid-arguments.js';
+import { isOutputEnvelope } from './output-envelope.js';
 import { shownPattern } from './pattern-budget.js';
 import { shapeToolResult } from './result.js';
 import { inputSchemaFor } from './schema-cache.js';
@@ -133,8 +134,15 @@ export function mastraTool(
         // The reply names the server span that handled the call (MCPServer does): link to it.
         const serverSpan = repliedSpan(result._meta);
         if (serverSpan) addSpanLink(span, { ...serverSpan, kind: 'mcp.server' });
+        // A 2025-era server wrapped a non-object output as `{ result }`: the value is the same on both eras.
+        const enveloped = connection.era === 'legacy' && isOutputEnvelope(definition.outputSchema);
         return argumentGuard.own(
-          shapeToolResult(result as never, { server: serverName, tool: definition.name }, server.onToolError),
+          shapeToolResult(
+            result as never,
+            { server: serverName, tool: definition.name },
+            server.onToolError,
+            enveloped,
+          ),
         );
       } catch (error) {
         if ((error as { id?: string }).id === MCPErrorCode.CLIENT_TOOL_ERROR) throw error;

@@ -2,10 +2,12 @@
  * What a tool call resolves with. Structured results come back as the value itself (objects and
  * arrays carry the MCP `content` and `_meta` as non-enumerable properties; scalars and null stay
  * as they are); results without structured content come back as the `CallToolResult`; error
- * results throw a MastraError or, with `onToolError: 'return'`, resolve as the full result.
+ * results throw a MastraError or, with `onToolError: 'return'`, resolve as the full result. A
+ * value a 2025-era server wrapped as `{ result }` (output-envelope.ts) comes back unwrapped.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
+import { unwrapOutput } from './output-envelope.js';
 
 function errorText(result: CallToolResult): string {
   const text = result.content
@@ -19,6 +21,8 @@ export function shapeToolResult(
   result: CallToolResult,
   where: { server: string; tool: string },
   onToolError: 'throw' | 'return' = 'throw',
+  /** The tool's output schema is the 2025 envelope: the value is its `result`. */
+  enveloped = false,
 ): unknown {
   if (result.isError) {
     if (onToolError === 'return') return result;
@@ -35,7 +39,7 @@ export function shapeToolResult(
     );
   }
   if (!('structuredContent' in result) || result.structuredContent === undefined) return result;
-  const value: unknown = result.structuredContent;
+  const value: unknown = enveloped ? unwrapOutput(result.structuredContent) : result.structuredContent;
   if (value !== null && typeof value === 'object') {
     for (const [key, envelope] of [
       ['content', result.content],

@@ -32,7 +32,7 @@ export function bytesText(bytes: number): string {
 }
 
 /** `tools/call 'name'`, `resources/read 'uri'`, or the method alone. */
-function requestName(message: { method: string; params?: unknown }): string {
+export function requestName(message: { method: string; params?: unknown }): string {
   const { name, uri } = (message.params ?? {}) as { name?: unknown; uri?: unknown };
   const target = typeof name === 'string' ? name : typeof uri === 'string' ? uri : undefined;
   if (target === undefined) return message.method;

@@ -6,9 +6,16 @@
  * removed here and reported; the server's other tools stay usable. In order, a tool is dropped
  * when it is not an object, when a schema is over budget (measured first, without recursion),
  * when the SDK's Tool schema rejects it (plus the 2026-07-28 rule that `inputSchema.$schema` is a
- * string: a tool either era would refuse), or when its name is an Object.prototype property.
+ * string: a tool either era would refuse), when a 2025-era server's tool has an output schema
+ * the 2025 Tool schema refuses (only 2026-07-28 admits roots other than `type: 'object'`), or when
+ * its name is an Object.prototype property.
  */
-import { type JSONRPCMessage, specTypeSchemas, type Transport } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  type JSONRPCMessage,
+  specTypeSchemas,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { reservedKeyProblem } from '../tools/definition.js';
 import { type ToolSchemaOverBudget, toolSchemaOverBudget } from '../tools/schema-budget.js';
 import { interceptIncoming } from './intercept.js';
@@ -46,7 +53,31 @@ function shapeProblem(tool: object): string | undefined {
     : 'its inputSchema.$schema: Invalid input: expected string';
 }
 
-function rejection(tool: unknown, index: number): RejectedTool | undefined {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the 2025 Tool schema asks of an `outputSchema` beyond the SDK's era-neutral one: an object
+ * schema (`type: 'object'`, `properties` an object, `required` strings). A 2025 SDK server wraps
+ * other roots as `{ result }` for such callers; one that does not would fail the whole listing.
+ */
+function legacyOutputProblem(tool: object): string | undefined {
+  const { outputSchema } = tool as { outputSchema?: unknown };
+  if (!isRecord(outputSchema)) return undefined;
+  const { type, properties, required } = outputSchema;
+  if (type !== 'object')
+    return `its outputSchema.type: a 2025-era tool's output schema must be an object schema (type 'object'), got ${JSON.stringify(type) ?? 'none'}`;
+  if (properties !== undefined && !isRecord(properties))
+    return 'its outputSchema.properties: expected an object';
+  if (
+    required !== undefined &&
+    !(Array.isArray(required) && required.every((key) => typeof key === 'string'))
+  )
+    return 'its outputSchema.required: expected an array of strings';
+  return undefined;
+}
+
+function rejection(tool: unknown, index: number, legacy: boolean): RejectedTool | undefined {
   const name = (tool as { name?: unknown } | null)?.name;
   const label = labelOf(name, index);
   const named = typeof name === 'string' ? { name, label } : { label };
@@ -54,15 +85,22 @@ function rejection(tool: unknown, index: number): RejectedTool | undefined {
     return { ...named, message: 'it is not an object' };
   const over = toolSchemaOverBudget(tool);
   if (over) return { ...named, message: `its ${over.field} ${over.message}`, over };
-  const problem = shapeProblem(tool) ?? reservedKeyProblem(name as string);
+  const problem =
+    shapeProblem(tool) ??
+    (legacy ? legacyOutputProblem(tool) : undefined) ??
+    reservedKeyProblem(name as string);
   return problem ? { ...named, message: problem } : undefined;
 }
 
-function screen(message: JSONRPCMessage, onRejected: (tool: RejectedTool) => void): JSONRPCMessage {
+function screen(
+  message: JSONRPCMessage,
+  onRejected: (tool: RejectedTool) => void,
+  legacy: boolean,
+): JSONRPCMessage {
   const result = (message as { result?: { tools?: unknown } }).result;
   if (!result || !Array.isArray(result.tools)) return message;
   const kept = result.tools.filter((tool: unknown, index: number) => {
-    const rejected = rejection(tool, index);
+    const rejected = rejection(tool, index, legacy);
     if (rejected) onRejected(rejected);
     return !rejected;
   });
@@ -70,10 +108,16 @@ function screen(message: JSONRPCMessage, onRejected: (tool: RejectedTool) => voi
   return { ...message, result: { ...result, tools: kept } } as JSONRPCMessage;
 }
 
-/** Installs the screen between the transport and whatever handler the SDK assigns to `onmessage`. */
+/**
+ * Installs the screen between the transport and whatever handler the SDK assigns to `onmessage`;
+ * `client` is the SDK client on it, whose negotiated era a listing (always after the handshake) is read in.
+ */
 export function guardToolLists<T extends Transport>(
   transport: T,
+  client: Pick<Client, 'getProtocolEra'>,
   onRejected: (tool: RejectedTool) => void,
 ): T {
-  return interceptIncoming(transport, (message) => screen(message, onRejected));
+  return interceptIncoming(transport, (message) =>
+    screen(message, onRejected, client.getProtocolEra() === 'legacy'),
+  );
 }
