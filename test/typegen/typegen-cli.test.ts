@@ -616,15 +616,16 @@ export const client = new MCPClient({
       const { version } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
         version: string;
       };
-      const run = await runCli(['--version']);
+      // Independent processes: run side by side.
+      const [run, ...bad] = await Promise.all([
+        runCli(['--version']),
+        runCli(['generate', '--timeout', 'soon', 'x.ts']),
+        runCli(['generate', 'x.ts', '--timeout']),
+      ]);
       expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-      for (const args of [
-        ['generate', '--timeout', 'soon', 'x.ts'],
-        ['generate', 'x.ts', '--timeout'],
-      ]) {
-        const bad = await runCli(args);
-        expect(bad.code).toBe(2);
-        expect(bad.stderr).toContain('--timeout needs a positive number of milliseconds');
+      for (const refused of bad) {
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain('--timeout needs a positive number of milliseconds');
       }
     },
     SLOW,
@@ -633,16 +634,19 @@ export const client = new MCPClient({
   it(
     'answers usage errors with the usage text and exit code 2, and names files it cannot read',
     async () => {
-      for (const args of [[], ['frobnicate'], ['generate'], ['generate', '--watch', 'x.ts']]) {
-        const run = await runCli(args);
+      const usage = [[], ['frobnicate'], ['generate'], ['generate', '--watch', 'x.ts']];
+      const [help, missing, ...misused] = await Promise.all([
+        runCli(['generate', '--help']),
+        runCli(['generate', 'no/such/file.ts']),
+        ...usage.map((args) => runCli(args)),
+      ]);
+      for (const run of misused) {
         expect(run.code).toBe(2);
         expect(run.stderr).toContain('Usage: mastra-mcp generate [--timeout <ms>] <file...>');
       }
-      const help = await runCli(['generate', '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Usage: mastra-mcp generate [--timeout <ms>] <file...>');
 
-      const missing = await runCli(['generate', 'no/such/file.ts']);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('error: no/such/file.ts: cannot read the file');
     },
