@@ -191,7 +191,9 @@ describe('MCPClient following tasks', () => {
   });
 
   it('a JSON-RPC failure of the task rejects with the server error, and the abort signal cancels the task', async () => {
-    const { mcp, aborted } = await setup();
+    const { mcp, aborted, releases } = await setup();
+    const updates: MCPProgressUpdate[] = [];
+    await mcp.progress.onUpdate('tasks', (update) => updates.push(update));
     const { tasks_crash, tasks_work } = await mcp.listTools();
     const crashed = await rejectionOf(tasks_crash?.execute?.({}, {} as never) ?? Promise.resolve());
     expect(crashed).toMatchObject({ id: MCPErrorCode.CLIENT_TOOL_CALL_FAILED });
@@ -202,8 +204,8 @@ describe('MCPClient following tasks', () => {
     const running =
       tasks_work?.execute?.({ label: 'x' }, { abortSignal: abort.signal } as never) ?? Promise.resolve();
     const outcome = rejectionOf(running);
-    await eventually('the task to start', async () => (await mcp.listTools()) && true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The client holds the task (its first status was reported) before the call is aborted.
+    await eventually('the task to be followed', () => releases.has('x') && updates.length > 0);
     abort.abort(new Error('the agent stopped'));
     expect(await outcome).toMatchObject({ message: expect.stringContaining('the agent stopped') });
     await eventually('the server tool to see the cancel', () => aborted.includes('x'));

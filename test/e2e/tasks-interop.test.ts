@@ -29,6 +29,7 @@ afterEach(async () => {
 describe('MCPServer driven by the ext-tasks requester', () => {
   it('settles a task that asks for input, and cancels another', async () => {
     const aborted: string[] = [];
+    const started: string[] = [];
     const ask = createTool({
       id: 'ask',
       description: 'Asks a name, then greets',
@@ -48,6 +49,7 @@ describe('MCPServer driven by the ext-tasks requester', () => {
       inputSchema: z.object({}),
       execute: async (_input, context) =>
         new Promise((_resolve, reject) => {
+          started.push('hang');
           const signal = context?.mcp?.extra.signal;
           signal?.addEventListener('abort', () => {
             aborted.push('hang');
@@ -123,7 +125,7 @@ describe('MCPServer driven by the ext-tasks requester', () => {
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'hello Lin' }] });
 
     const hanging = await session.callTool('hang', {});
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually('the hanging tool to start', () => started.includes('hang'));
     await hanging.cancel();
     const cancelled = await hanging.settle();
     expect(cancelled.outcome.status).toBe('cancelled');
