@@ -151,6 +151,8 @@ export const REMEDIES: Record<string, string> = {
   SERVER_INVALID_TOOL:
     'Pass a tool object (`createTool()` or AI SDK `tool()`) whose schemas are an object schema, and one UI link per tool; the message names the tool and field.',
   SERVER_TOOL_NOT_EXECUTABLE: 'Give the tool an `execute` function.',
+  SERVER_INVALID_TOOL_ARGUMENTS:
+    "Pass arguments that match the tool's input schema (the message names each failing field), or a run's resume schema for `resume_<workflow>`.",
   SERVER_TOOL_OUTPUT_INVALID: "Return what the tool's `outputSchema` describes, or change the schema.",
   SERVER_WORKFLOW_FAILED:
     'Fix the failing step (its error is the cause); a workflow that suspends must be registered on a Mastra instance with storage to resume.',

@@ -173,6 +173,8 @@ const ERRORS = {
   SERVER_INVALID_TOOL: 'USER',
   /** A published tool has no `execute` function. */
   SERVER_TOOL_NOT_EXECUTABLE: 'USER',
+  /** `executeTool()` was given arguments the tool's input schema (or a run's resume schema) refuses. */
+  SERVER_INVALID_TOOL_ARGUMENTS: 'USER',
   /** A tool's output failed its own output validation. */
   SERVER_TOOL_OUTPUT_INVALID: 'USER',
   /** The workflow behind a `run_<workflow>` tool failed; its error is the cause. */
@@ -234,8 +236,9 @@ export type MCPErrorDetails = Record<string, string | number | boolean | undefin
 /**
  * The package's `MastraError` with id `code`, domain `MCP` and the category
  * {@link MCPErrorCategories} gives the id. Every error is raised through it, except
- * `HostNotAllowedError` (client/transport/allowed-hosts.ts), a subclass so it can be found in a
- * cause chain by type, which reads its category from the same table.
+ * `HostNotAllowedError` (client/transport/allowed-hosts.ts) and `ToolArgumentsError`
+ * (server/tool-entry.ts), subclasses so they can be found by type, which read their category from
+ * the same table.
  */
 export function mcpError(
   code: MCPErrorCode,

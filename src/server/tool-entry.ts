@@ -4,11 +4,12 @@
  * The wire definition is computed once here so `tools/list` never converts schemas per request.
  */
 import type { Agent } from '@mastra/core/agent';
+import { MastraError } from '@mastra/core/error';
 import { createObservabilityContext } from '@mastra/core/observability';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { CallToolResult, Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MCPErrorCode, mcpError } from '../errors.js';
+import { MCPErrorCategories, MCPErrorCode, mcpError } from '../errors.js';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import { askAgent } from './agent-runs.js';
 import { withUiLink } from './app-resources.js';
@@ -40,13 +41,23 @@ export interface ToolEntry {
 /** Longest rejected-arguments message: validators may list every failing entry and echo the input. */
 const MAX_ARGUMENTS_MESSAGE = 1000;
 
-/** Arguments a tool's input schema rejected; the message names the tool and each failing field. */
-export class ToolArgumentsError extends Error {
+/**
+ * Arguments a tool's input schema rejected; the message names the tool and each failing field. A
+ * MastraError (MCP_SERVER_INVALID_TOOL_ARGUMENTS) for `executeTool()` callers; a subclass so the
+ * protocol server can tell it apart and answer a tool error the caller can fix.
+ */
+export class ToolArgumentsError extends MastraError {
   constructor(
     readonly toolName: string,
     readonly issues: string[],
   ) {
-    super(clip(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`, MAX_ARGUMENTS_MESSAGE));
+    super({
+      id: MCPErrorCode.SERVER_INVALID_TOOL_ARGUMENTS,
+      domain: 'MCP',
+      category: MCPErrorCategories[MCPErrorCode.SERVER_INVALID_TOOL_ARGUMENTS],
+      text: clip(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`, MAX_ARGUMENTS_MESSAGE),
+      details: { tool: toolName },
+    });
     this.name = 'ToolArgumentsError';
   }
 }

@@ -230,6 +230,18 @@ describe('MCPServer construction', () => {
     await expect(server.executeTool('weatherTool', { location: 1 })).rejects.toThrow(
       /weatherTool.*location/s,
     );
+    // A MastraError with its id, as every error of the package, derived tools included.
+    for (const [tool, args] of [
+      ['weatherTool', { location: 1 }],
+      ['run_doubler', { value: 'x' }],
+    ] as const) {
+      await expect(server.executeTool(tool, args)).rejects.toMatchObject({
+        id: 'MCP_SERVER_INVALID_TOOL_ARGUMENTS',
+        domain: 'MCP',
+        category: 'USER',
+        details: { tool },
+      });
+    }
   });
 
   it('registers with a Mastra instance', () => {
