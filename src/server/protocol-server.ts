@@ -1,7 +1,8 @@
 /**
  * Builds one SDK `Server` instance with every MCP handler MCPServer serves. Instances are cheap:
  * they hold closures over shared, precomputed state (the tool registry and its cached list), so
- * the 2026-07-28 path can build one per request and a legacy connection one per session.
+ * the 2026-07-28 path can build one per request and a legacy connection one per session. What an
+ * instance declares and attaches follows its InstanceProfile (instance-profile.ts).
  */
 
 import type { IMastraLogger } from '@mastra/core/logger';
@@ -25,6 +26,7 @@ import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
 import type { EventsService } from './events/service.js';
+import type { InstanceProfile } from './instance-profile.js';
 import { quoted } from './issues.js';
 import type { ResolvedLimits } from './limits.js';
 import type { PromptHandlers } from './prompts.js';
@@ -78,27 +80,13 @@ export interface ProtocolHost extends TracedHost {
   /** FGA for tools/list and tools/call (a no-op unless the Mastra instance has an FGA provider). */
   access: ToolAuthorization;
   logger: IMastraLogger;
-  /** The `events` option's state; it attaches `events/*` to 2026-07-28 instances only. */
+  /** The `events` option's state; attached to instances whose profile `servesEvents`. */
   events?: EventsService | undefined;
-  /** The `tasks` option's state; it attaches `tasks/*` to 2026-07-28 instances only. */
+  /** The `tasks` option's state; attached to instances whose profile `runsTasks`. */
   tasks?: TasksService | undefined;
   limits: ResolvedLimits;
   /** The `redactErrors` option: thrown callback errors reach the client as a generic message. */
   redactErrors: boolean;
-}
-
-/**
- * How elicitation reaches the user: `legacy` sends a real request on the caller's session,
- * `modern` suspends the tool behind `input_required`, `serverless` has nowhere to wait.
- */
-export type ElicitationMode = 'legacy' | 'modern' | 'serverless';
-
-/** What the transport knows about an instance beyond its elicitation mode. */
-export interface InstanceScope {
-  /** It serves one 2025-era request (a stateless legacy HTTP request). */
-  legacy?: boolean;
-  /** Its answers are JSON only, so no request can hold a stream open. */
-  jsonOnly?: boolean;
 }
 
 export interface ProtocolInstance {
@@ -132,9 +120,7 @@ class InstanceServer extends ErrorShapingServer {
   }
 }
 
-export function capabilitiesOf(host: ProtocolHost, mode: ElicitationMode): ServerCapabilities {
-  // A serverless answer ends with its request: nothing can reach the client afterwards.
-  const notifies = mode !== 'serverless';
+function capabilitiesOf(host: ProtocolHost, { notifies }: InstanceProfile): ServerCapabilities {
   const capabilities: ServerCapabilities = { tools: notifies ? { listChanged: true } : {}, logging: {} };
   if (host.resources) capabilities.resources = notifies ? { subscribe: true, listChanged: true } : {};
   if (host.resources?.apps.size) capabilities.extensions = host.resources.apps.extensions();
@@ -190,6 +176,17 @@ export async function runTool(
   }
 }
 
+/** One `tools/call` past its authorization: what each way of running it is given. */
+interface ToolCall {
+  ctx: ServerContext;
+  name: string;
+  extra: MCPRequestExtra;
+  /** Runs the tool once with this context and signal (and a task's hooks when it runs as one). */
+  invoke: (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => Promise<CallToolResult>;
+  /** The result as the SDK sends it, checked against the tool's output schema. */
+  project: (result: CallToolResult) => CallToolResult;
+}
+
 /**
  * A `tools/call` that runs as a task. The task is created when the call arrives, unless the tool
  * asks first (`inputBeforeTask`): then its questions are the call's own `input_required` rounds,
@@ -197,14 +194,10 @@ export async function runTool(
  * specification's multi-round-trip-then-task composition). Returns the CreateTaskResult, which
  * the SDK passes through for tools/call (resultType 'task'), or the round's own answer.
  */
-async function serveAsTask(
-  ctx: ServerContext,
-  name: string,
+async function callAsTask(
+  { ctx, name, extra, invoke, project }: ToolCall,
   tasks: TasksService,
   suspended: SuspendedCalls,
-  invoke: (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => Promise<CallToolResult>,
-  extra: MCPRequestExtra,
-  project: (result: CallToolResult) => CallToolResult,
 ): Promise<CallToolResult | InputRequiredResult> {
   const created = (work: TaskWork) => tasks.start(ctx, name, work) as Promise<CallToolResult>;
   if (!tasks.asksBeforeTask(name)) {
@@ -224,8 +217,31 @@ async function serveAsTask(
   });
 }
 
-function elicitFor(mode: ElicitationMode, ctx: ServerContext): Elicit {
-  if (mode === 'serverless') {
+/**
+ * A `tools/call` whose questions suspend it: a retry carrying the answer resumes its suspended run,
+ * any other call starts one (suspended-calls.ts). The answer is the result or the next question.
+ */
+async function callSuspending(
+  { ctx, name, extra, invoke, project }: ToolCall,
+  suspended: SuspendedCalls,
+): Promise<CallToolResult | InputRequiredResult> {
+  const outcome = await suspended.serve(ctx, name, (run) =>
+    invoke(toolContext(ctx, run.elicit, extra), run.signal),
+  );
+  if (isInputRequiredResult(outcome)) return outcome;
+  return project(outcome as CallToolResult);
+}
+
+/** A `tools/call` run to its result within its request: questions go out on the session, or fail. */
+async function callDirectly(
+  { ctx, extra, invoke, project }: ToolCall,
+  profile: InstanceProfile,
+): Promise<CallToolResult> {
+  return project(await invoke(toolContext(ctx, elicitFor(profile, ctx), extra), ctx.mcpReq.signal));
+}
+
+function elicitFor(profile: InstanceProfile, ctx: ServerContext): Elicit {
+  if (!profile.asksOnConnection) {
     return () =>
       Promise.reject(
         new Error('elicitation needs a stateful session and is not available in serverless (stateless) mode'),
@@ -239,25 +255,32 @@ function elicitFor(mode: ElicitationMode, ctx: ServerContext): Elicit {
     });
 }
 
-export function createProtocolServer(
-  host: ProtocolHost,
-  mode: ElicitationMode,
-  scope: InstanceScope = {},
-): ProtocolInstance {
+/**
+ * Whether a tool's question reaches this caller: a caller whose call suspends declares form
+ * elicitation per request (tasks too), a session's client at initialize; without either there is
+ * nowhere to wait for an answer.
+ */
+function callerElicits(profile: InstanceProfile, server: Server, ctx: ServerContext): boolean {
+  if (profile.suspendsCalls) return declaresFormElicitation(requestCapabilities(ctx));
+  return profile.asksOnConnection && declaresFormElicitation(server.getClientCapabilities());
+}
+
+export function createProtocolServer(host: ProtocolHost, profile: InstanceProfile): ProtocolInstance {
   const reporting = reportingOf(host);
   const server = new InstanceServer(
     host.info,
     {
-      capabilities: capabilitiesOf(host, mode),
+      capabilities: capabilitiesOf(host, profile),
       ...(host.instructions ? { instructions: host.instructions } : {}),
-      ...(mode === 'modern' ? { requestState: { verify: host.suspended.codec.verify } } : {}),
+      // The retry of a suspended call carries its state back: signed by this server, checked here.
+      ...(profile.suspendsCalls ? { requestState: { verify: host.suspended.codec.verify } } : {}),
     },
     reporting,
   );
   const subscriptions = new Set<string>();
 
   const { tasks } = host;
-  const taskAware = tasks?.enabled && mode === 'modern';
+  const taskAware = tasks?.enabled && profile.runsTasks;
   server.setRequestHandler('tools/list', async (_request, ctx) => {
     const tools = taskAware
       ? host.registry.list().map((tool) => withTaskSupport(tool, host))
@@ -275,18 +298,15 @@ export function createProtocolServer(
       const extra = requestExtra(ctx);
       const requestContext = mcpRequestContext(extra);
       const refusal = await host.access.refusal(name, requestContext, extra);
+      const project = (result: CallToolResult) =>
+        server.projectCallToolResult(result, entry.definition.outputSchema);
       if (refusal) {
         host.logger.warn(refusal);
-        return server.projectCallToolResult(errorResult(refusal), entry.definition.outputSchema);
+        return project(errorResult(refusal));
       }
       // Only now, so authorization never sees it.
       exposeTraceContext(requestContext, trace);
-      // Whether a question reaches the caller: 2026-07-28 requests (tasks too) declare it per
-      // request, 2025 clients at initialize; a serverless answer has nowhere to wait.
-      const elicits =
-        mode === 'modern'
-          ? declaresFormElicitation(requestCapabilities(ctx))
-          : mode === 'legacy' && declaresFormElicitation(server.getClientCapabilities());
+      const elicits = callerElicits(profile, server, ctx);
       // A suspended run (2026-07-28 elicitation) stays under the span of the request that started it.
       const invoke = (mcp: MCPToolContext, signal: AbortSignal, task?: TaskHooks) => {
         const invocation: ToolInvocation = {
@@ -303,19 +323,12 @@ export function createProtocolServer(
           forTask: task !== undefined,
         });
       };
-      const project = (result: CallToolResult) =>
-        server.projectCallToolResult(result, entry.definition.outputSchema);
+      const call: ToolCall = { ctx, name, extra, invoke, project };
       if (taskAware && tasks.runsAsTask(ctx, supportOf(entry, tasks), name)) {
-        return serveAsTask(ctx, name, tasks, host.suspended, invoke, extra, project);
+        return callAsTask(call, tasks, host.suspended);
       }
-      if (mode === 'modern') {
-        const outcome = await host.suspended.serve(ctx, name, (run) =>
-          invoke(toolContext(ctx, run.elicit, extra), run.signal),
-        );
-        if (isInputRequiredResult(outcome)) return outcome;
-        return project(outcome as CallToolResult);
-      }
-      return project(await invoke(toolContext(ctx, elicitFor(mode, ctx), extra), ctx.mcpReq.signal));
+      if (profile.suspendsCalls) return callSuspending(call, host.suspended);
+      return callDirectly(call, profile);
     });
   });
 
@@ -326,7 +339,7 @@ export function createProtocolServer(
     server.setRequestHandler('resources/read', (request, ctx) =>
       traced(host, server, ctx, request.params.uri, () => resources.read(request.params.uri)),
     );
-    if (mode !== 'modern') {
+    if (profile.acceptsResourceSubscriptions) {
       server.setRequestHandler('resources/subscribe', (request) => {
         subscriptions.add(request.params.uri);
         return {};
@@ -339,8 +352,9 @@ export function createProtocolServer(
   }
   if (prompts) {
     // 2025 prompts have no `version`: those clients see each name once (prompts.ts).
-    const oneVersionEach = mode === 'legacy' || scope.legacy === true;
-    server.setRequestHandler('prompts/list', () => prompts.list({ oneVersionEach }));
+    server.setRequestHandler('prompts/list', () =>
+      prompts.list({ oneVersionEach: profile.oneVersionPerPrompt }),
+    );
     // A schema of our own: the SDK's strict one would drop `version`, which selects the prompt.
     server.setRequestHandler('prompts/get', { params: promptGetParams }, (params, ctx) =>
       traced(host, server, ctx, params.name, () =>
@@ -356,9 +370,7 @@ export function createProtocolServer(
       return { completion: { values: [] } };
     });
   }
-  if (host.events && mode !== 'legacy' && !scope.legacy) {
-    host.events.attach(server, { streaming: !scope.jsonOnly });
-  }
+  if (host.events && profile.servesEvents) host.events.attach(server, { streaming: profile.streams });
   if (taskAware) tasks.attach(server);
   return { server, subscriptions, requestedLogLevel: () => server.requestedLogLevel };
 }

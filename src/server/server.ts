@@ -25,14 +25,13 @@ import { boundedLogLine } from './error-echo.js';
 import { busMembership } from './event-bus.js';
 import { EventsService } from './events/service.js';
 import type { MCPServerEvents } from './events/types.js';
+import { type InstanceProfile, SESSION } from './instance-profile.js';
 import { type MCPServerLimits, resolveLimits } from './limits.js';
 import { MastraToolSync } from './mastra-tools.js';
 import { checkEventType, checkHttpOptions, checkListenOptions, checkServerConfig } from './options.js';
 import { PromptHandlers } from './prompts.js';
 import {
   createProtocolServer,
-  type ElicitationMode,
-  type InstanceScope,
   type ProtocolHost,
   type ProtocolInstance,
   reportingOf,
@@ -223,14 +222,14 @@ export class MCPServer extends MCPServerBase {
     const onerror = (error: Error) =>
       this.logger.error(boundedLogLine(`MCP server '${this.id}': ${error.message}`));
     this.http = new StreamableHttpEndpoint({
-      createInstance: (mode, scope) => this.createInstance(mode, scope),
+      createInstance: (profile) => this.createInstance(profile),
       connections: this.connections,
       onerror,
       limits: this.limits,
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
       ...(this.tasksService.enabled ? { tasks: this.tasksService } : {}),
     });
-    this.sse = new SseEndpoint(() => this.createInstance('legacy'), this.connections, onerror, this.limits);
+    this.sse = new SseEndpoint(() => this.createInstance(SESSION), this.connections, onerror, this.limits);
     this.httpConfig = config.http;
     const serving: HttpServing = resolveHttpServing(config.http, {
       serverId: this.id,
@@ -242,7 +241,7 @@ export class MCPServer extends MCPServerBase {
     this.loadHonoSse = () => {
       honoSse ??= import('./transports/hono-sse.js').then(({ HonoSseEndpoint }) => {
         this.honoSse = new HonoSseEndpoint(
-          () => this.createInstance('legacy'),
+          () => this.createInstance(SESSION),
           this.connections,
           onerror,
           this.limits,
@@ -325,8 +324,8 @@ export class MCPServer extends MCPServerBase {
     return converted;
   }
 
-  private createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance {
-    return createProtocolServer(this.host, mode, scope);
+  private createInstance(profile: InstanceProfile): ProtocolInstance {
+    return createProtocolServer(this.host, profile);
   }
 
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
@@ -342,7 +341,7 @@ export class MCPServer extends MCPServerBase {
       );
     }
     this.stdio = serveTrackedStdio(
-      (era) => this.createInstance(era),
+      (profile) => this.createInstance(profile),
       this.connections,
       (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
       this.tasksService.enabled ? this.tasksService : undefined,

@@ -7,6 +7,7 @@ import type { StdioServerHandle, StdioServerTransport } from '@modelcontextproto
 import { lazyModule } from '../../shared/lazy-module.js';
 import type { Connections } from '../connections.js';
 import { boundErrorsSent } from '../error-echo.js';
+import { type InstanceProfile, stdioProfile } from '../instance-profile.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import type { TaskListenHost } from '../tasks/listen.js';
 import { TaskListenWire } from './task-listen-stdio.js';
@@ -20,7 +21,7 @@ export interface StdioServing {
 }
 
 export type ServeTrackedStdio = (
-  createInstance: (era: 'legacy' | 'modern') => ProtocolInstance,
+  createInstance: (profile: InstanceProfile) => ProtocolInstance,
   connections: Connections,
   onerror: (error: Error) => void,
   /** The server's tasks, when it serves the Tasks extension: listen subscriptions may follow tasks. */
@@ -39,7 +40,7 @@ export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
     const wire = tasks ? new TaskListenWire(transport, tasks) : transport;
     const handle = serveStdio(
       ({ era }) => {
-        const instance = createInstance(era);
+        const instance = createInstance(stdioProfile(era));
         const untrack = connections.track({ ...instance, era });
         const previous = instance.server.onclose;
         instance.server.onclose = () => {

@@ -23,9 +23,16 @@ import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
 import { boundedErrorResponse } from '../error-echo.js';
+import {
+  type InstanceProfile,
+  REQUESTS,
+  SESSION,
+  SESSIONLESS_REQUEST,
+  serverlessRequests,
+} from '../instance-profile.js';
 import { describeIssues, quoted } from '../issues.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
-import type { ElicitationMode, InstanceScope, ProtocolInstance } from '../protocol-server.js';
+import type { ProtocolInstance } from '../protocol-server.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest } from '../tasks/listen.js';
 import type { StreamableHTTPServerTransportOptions } from '../types.js';
@@ -54,7 +61,7 @@ export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo; body?: u
 export type EndpointOptions = StreamableHTTPServerTransportOptions & GuardOptions;
 
 export interface HttpEndpointDeps {
-  createInstance(mode: ElicitationMode, scope?: InstanceScope): ProtocolInstance;
+  createInstance(profile: InstanceProfile): ProtocolInstance;
   connections: Connections;
   onerror(error: Error): void;
   /** The server's `limits` (the proxy gateway has none of its own: the defaults). */
@@ -64,8 +71,6 @@ export interface HttpEndpointDeps {
   /** The server's tasks, when it serves the Tasks extension: listen streams may follow tasks. */
   tasks?: TaskListenHost;
 }
-
-type ModernMode = 'stateful' | 'serverless-json' | 'serverless-sse';
 
 /** 2026-07-28 requests whose answer is a stream that stays open: counted against `limits.maxOpenStreams`. */
 const OPEN_STREAM_METHODS = new Set(['subscriptions/listen', 'events/stream']);
@@ -98,7 +103,8 @@ interface Exchange {
 
 export class StreamableHttpEndpoint {
   private readonly sessions: LegacySessions;
-  private readonly modern = new Map<ModernMode, McpHttpHandler>();
+  /** The SDK's 2026-07-28 handler per profile its options select (stateful, serverless JSON or SSE). */
+  private readonly modern = new Map<InstanceProfile, McpHttpHandler>();
   /** The transport of the most recent legacy session, for `getStreamableHTTPTransport()`. */
   latestTransport: WebStandardStreamableHTTPServerTransport | undefined;
   private openStreams = 0;
@@ -265,28 +271,19 @@ export class StreamableHttpEndpoint {
   }
 
   private modernHandler(options: StreamableHTTPServerTransportOptions) {
-    const mode: ModernMode = options.serverless
-      ? options.serverlessStreaming
-        ? 'serverless-sse'
-        : 'serverless-json'
-      : 'stateful';
-    let handler = this.modern.get(mode);
+    const profile = options.serverless ? serverlessRequests(Boolean(options.serverlessStreaming)) : REQUESTS;
+    let handler = this.modern.get(profile);
     if (!handler) {
-      handler = createMcpHandler(
-        () =>
-          this.deps.createInstance(mode === 'stateful' ? 'modern' : 'serverless', {
-            jsonOnly: mode === 'serverless-json',
-          }).server,
-        {
-          legacy: 'reject',
-          // Our own count (openStream) refuses first, with a clear error; never the SDK's.
-          maxSubscriptions: this.limits.maxOpenStreams,
-          responseMode: mode === 'serverless-json' ? 'json' : mode === 'serverless-sse' ? 'sse' : 'auto',
-          onerror: this.deps.onerror,
-        },
-      );
-      if (mode === 'stateful') this.deps.connections.addNotifier(handler.notify);
-      this.modern.set(mode, handler);
+      handler = createMcpHandler(() => this.deps.createInstance(profile).server, {
+        legacy: 'reject',
+        // Our own count (openStream) refuses first, with a clear error; never the SDK's.
+        maxSubscriptions: this.limits.maxOpenStreams,
+        responseMode: profile.notifies ? 'auto' : profile.streams ? 'sse' : 'json',
+        onerror: this.deps.onerror,
+      });
+      // Its listen streams are how list changes and resource updates reach 2026-07-28 HTTP clients.
+      if (profile.notifies) this.deps.connections.addNotifier(handler.notify);
+      this.modern.set(profile, handler);
     }
     return handler;
   }
@@ -343,7 +340,7 @@ export class StreamableHttpEndpoint {
       );
     }
     const owner = principalOf(authInfo);
-    const instance = this.deps.createInstance('legacy');
+    const instance = this.deps.createInstance(SESSION);
     const connection: LiveConnection = { ...instance, era: 'legacy' };
     const activity = new SessionActivity(sessionIdleTimeoutMs);
     const untrack = this.deps.connections.track(connection);
@@ -390,7 +387,7 @@ export class StreamableHttpEndpoint {
 
   private async respondStateless(exchange: Exchange): Promise<Response> {
     const { options, guard } = exchange;
-    const instance = this.deps.createInstance('serverless', { legacy: true });
+    const instance = this.deps.createInstance(SESSIONLESS_REQUEST);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: options.serverless
