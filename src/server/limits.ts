@@ -1,6 +1,6 @@
 /**
  * The `limits` option: every bound on what a remote party can make the server hold (bodies,
- * sessions, parked calls, open streams, write buffers, batches), with the defaults a public
+ * sessions, suspended calls, open streams, write buffers, batches), with the defaults a public
  * server gets. docs/SECURITY.md lists each one with its reason.
  */
 import { MCPErrorCode, mcpError } from '../errors.js';
@@ -21,11 +21,11 @@ export interface MCPServerLimits {
   sessionIdleTimeoutMs?: number;
   /** Legacy HTTP+SSE connections held at once by each of `startSSE` and `startHonoSSE`; beyond it 503. Default 1,000. */
   maxSseConnections?: number;
-  /** 2026-07-28 tool calls parked waiting for the client's input, server-wide. Default 1,000. */
+  /** 2026-07-28 tool calls suspended waiting for the client's input, server-wide. Default 1,000. */
   maxSuspendedCalls?: number;
   /** The same, per principal (the authenticated caller); anonymous callers share one budget. Default 100. */
   maxSuspendedCallsPerPrincipal?: number;
-  /** A parked call nobody answers for this long is cancelled (its tool sees `cancel`). Default 5 min. */
+  /** A suspended call nobody answers for this long is cancelled (its tool sees `cancel`). Default 5 min. */
   suspendedCallTimeoutMs?: number;
   /** `subscriptions/listen` and `events/stream` streams open at once. Default 1,000. */
   maxOpenStreams?: number;

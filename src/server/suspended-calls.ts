@@ -8,10 +8,10 @@
  * every instance (request-state.ts) a retry that reaches another one verifies there and is refused
  * with `-32602`, `data.reason` 'wrong_instance' and the holder's id, never answered by a fresh run.
  *
- * Parked runs are bounded (`limits`): at most `maxSuspendedCalls` on the server and
+ * Suspended runs are bounded (`limits`): at most `maxSuspendedCalls` on the server and
  * `maxSuspendedCallsPerPrincipal` per principal (anonymous callers share one budget). A run that
  * asks with no room left gets its question refused (its elicitation throws, and it ends on its
- * own) and the caller a JSON-RPC error naming the tool, the limit and the option. A parked run
+ * own) and the caller a JSON-RPC error naming the tool, the limit and the option. A suspended run
  * belongs to the principal that started it: anyone else's retry is refused as if the state were
  * unknown, and the run is left as it was.
  */
@@ -40,7 +40,7 @@ import type { ElicitationRequest } from './types.js';
 /** `data.reason` of the error a retry gets on an instance that does not hold its suspended call. */
 export const WRONG_INSTANCE_REASON = 'wrong_instance';
 
-/** JSON-RPC code of a call refused because the parked-call budget is spent (a server error). */
+/** JSON-RPC code of a call refused because the suspended-call budget is spent (a server error). */
 export const SUSPENDED_CALLS_FULL_CODE = -32000;
 
 /** The budget key of unauthenticated callers (principals are prefixed, so it never collides). */
@@ -203,7 +203,7 @@ export function requestCapabilities(ctx: ServerContext): unknown {
 
 export class SuspendedCalls {
   private readonly calls = new Map<string, SuspendedCall>();
-  /** Parked calls per principal (ANONYMOUS for unauthenticated callers). */
+  /** Suspended calls per principal (ANONYMOUS for unauthenticated callers). */
   private readonly perPrincipal = new Map<string, number>();
   readonly codec: RequestStateCodec<SuspendedState>;
   readonly instanceId: string;
@@ -216,7 +216,7 @@ export class SuspendedCalls {
     this.instanceId = instanceId;
   }
 
-  /** How many calls are parked (for tests and introspection). */
+  /** How many calls are suspended (for tests and introspection). */
   get size(): number {
     return this.calls.size;
   }
@@ -250,7 +250,7 @@ export class SuspendedCalls {
     unfollow();
     if (outcome === 'asked')
       return declaresFormElicitation(requestCapabilities(ctx))
-        ? this.park(call)
+        ? this.suspend(call)
         : this.refuseUndeclared(call);
     this.forget(call);
     if (outcome !== 'working') return outcome;
@@ -293,7 +293,7 @@ export class SuspendedCalls {
     return call;
   }
 
-  private async park(call: SuspendedCall): Promise<InputRequiredResult> {
+  private async suspend(call: SuspendedCall): Promise<InputRequiredResult> {
     const question = call.question as Question;
     if (!this.calls.has(call.id)) this.admit(call);
     clearTimeout(call.timer);
@@ -307,7 +307,7 @@ export class SuspendedCalls {
 
   /**
    * The round's client did not declare form elicitation, so it may not be asked (the SDK would
-   * answer -32021 after the call was parked, and the place would stay taken until it expired):
+   * answer -32021 after the call was suspended, and the place would stay taken until it expired):
    * the question is refused (the tool's elicitation throws, and it ends on its own), the call
    * forgotten, and the caller gets the same -32021.
    */
@@ -323,7 +323,7 @@ export class SuspendedCalls {
     throw error;
   }
 
-  /** Counts a call newly parked, or refuses its question when the server's or its principal's budget is spent. */
+  /** Counts a call newly suspended, or refuses its question when the server's or its principal's budget is spent. */
   private admit(call: SuspendedCall): void {
     const { maxSuspendedCalls, maxSuspendedCallsPerPrincipal } = this.limits;
     const held = this.perPrincipal.get(call.principal) ?? 0;

@@ -1,6 +1,7 @@
 /**
  * Builds what a tool sees as `context.mcp` (and `requestContext.get('mcp.extra')`) from the SDK's
- * per-request handler context. Elicitation is injected because it differs by era and mode.
+ * per-request handler context. Elicitation is injected because it differs by instance profile
+ * (instance-profile.ts).
  */
 import { RequestContext } from '@mastra/core/request-context';
 import type { ElicitResult, ServerContext } from '@modelcontextprotocol/server';

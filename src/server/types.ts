@@ -149,7 +149,7 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    */
   requestState?: MCPServerRequestStateOptions;
   /**
-   * Bounds on what clients can make the server hold (bodies, sessions, parked calls, streams,
+   * Bounds on what clients can make the server hold (bodies, sessions, suspended calls, streams,
    * write buffers, concurrent batch requests). Every field has a default (docs/SECURITY.md).
    */
   limits?: MCPServerLimits;

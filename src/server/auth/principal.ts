@@ -1,5 +1,5 @@
 /**
- * Who a request comes from, as one string: what legacy sessions, parked calls and webhook
+ * Who a request comes from, as one string: what legacy sessions, suspended calls and webhook
  * subscriptions are bound to. `undefined` means an unauthenticated caller.
  */
 import { createHash } from 'node:crypto';

@@ -4,8 +4,9 @@
  * host guard, the body read within `limits`) and bounds the answer's stream its own way; the rest
  * is one path in web terms. A 2026-07-28 request (it carries the per-request `_meta` envelope) goes
  * to the SDK's stateless `createMcpHandler`; a legacy request to a per-session
- * `WebStandardStreamableHTTPServerTransport` (or a per-request stateless one in serverless mode).
- * The session options therefore govern legacy clients only.
+ * `WebStandardStreamableHTTPServerTransport` (or a per-request one without a session when serverless
+ * or without a session id generator). Each builds protocol instances of the profile it serves
+ * (instance-profile.ts). The session options therefore govern legacy clients only.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -300,8 +301,9 @@ export class StreamableHttpEndpoint {
         `Bad Request: Unsupported protocol version: ${quoted(version)}`,
       );
     }
-    const stateless = options.serverless || ('sessionIdGenerator' in options && !options.sessionIdGenerator);
-    if (stateless) return this.respondStateless(exchange);
+    const sessionless =
+      options.serverless || ('sessionIdGenerator' in options && !options.sessionIdGenerator);
+    if (sessionless) return this.respondSessionless(exchange);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       // Another principal's session answers exactly as an unknown one: its id reveals nothing.
@@ -385,7 +387,8 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  private async respondStateless(exchange: Exchange): Promise<Response> {
+  /** A 2025 request without a session: one instance and transport, closed with its answer. */
+  private async respondSessionless(exchange: Exchange): Promise<Response> {
     const { options, guard } = exchange;
     const instance = this.deps.createInstance(SESSIONLESS_REQUEST);
     const transport = new WebStandardStreamableHTTPServerTransport({
