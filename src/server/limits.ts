@@ -45,7 +45,7 @@ export interface MCPServerLimits {
    */
   streamWriteTimeoutMs?: number;
   /**
-   * Requests one legacy connection (Streamable HTTP session or stateless request, HTTP+SSE
+   * Requests one legacy connection (Streamable HTTP session or sessionless request, HTTP+SSE
    * connection) runs at once; the rest of a batch or of pipelined POSTs wait in order. Default 8.
    */
   maxConcurrentRequests?: number;

@@ -1,6 +1,6 @@
 /**
  * Runs at most `limits.maxConcurrentRequests` requests of one legacy connection at once. It sits
- * between a legacy transport (a Streamable HTTP session or stateless request, an HTTP+SSE
+ * between a legacy transport (a Streamable HTTP session or sessionless request, an HTTP+SSE
  * connection) and its SDK `Server`, so a 100-request JSON-RPC batch and 100 pipelined SSE POSTs
  * are bounded alike: the rest wait in arrival order and run as slots free.
  *

@@ -104,7 +104,7 @@ interface Exchange {
 
 export class StreamableHttpEndpoint {
   private readonly sessions: LegacySessions;
-  /** The SDK's 2026-07-28 handler per profile its options select (stateful, serverless JSON or SSE). */
+  /** The SDK's 2026-07-28 handler per profile its options select (REQUESTS, or serverless answered as JSON or SSE). */
   private readonly modern = new Map<InstanceProfile, McpHttpHandler>();
   /** The transport of the most recent legacy session, for `getStreamableHTTPTransport()`. */
   latestTransport: WebStandardStreamableHTTPServerTransport | undefined;
