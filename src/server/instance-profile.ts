@@ -29,7 +29,7 @@ export interface SessionProfile extends ServesRevision2025 {
   readonly serves: 'session';
   readonly notifies: true;
   readonly suspendsCalls: false;
-  readonly asksOnConnection: true;
+  readonly asksOnSession: true;
   readonly runsTasks: false;
   readonly acceptsResourceSubscriptions: true;
 }
@@ -43,7 +43,7 @@ export interface RequestsProfile extends ServesRevision2026 {
   readonly serves: 'requests';
   readonly notifies: true;
   readonly suspendsCalls: true;
-  readonly asksOnConnection: false;
+  readonly asksOnSession: false;
   readonly runsTasks: true;
   readonly acceptsResourceSubscriptions: false;
 }
@@ -57,7 +57,7 @@ export interface ServerlessRequestsProfile extends ServesRevision2026 {
   readonly serves: 'serverless-requests';
   readonly notifies: false;
   readonly suspendsCalls: false;
-  readonly asksOnConnection: false;
+  readonly asksOnSession: false;
   readonly runsTasks: false;
   readonly acceptsResourceSubscriptions: true;
 }
@@ -67,7 +67,7 @@ export interface SessionlessRequestProfile extends ServesRevision2025 {
   readonly serves: 'sessionless-request';
   readonly notifies: false;
   readonly suspendsCalls: false;
-  readonly asksOnConnection: false;
+  readonly asksOnSession: false;
   readonly runsTasks: false;
   readonly acceptsResourceSubscriptions: true;
 }
@@ -78,7 +78,7 @@ export interface SessionlessRequestProfile extends ServesRevision2025 {
  *   `subscribe` are declared;
  * - `suspendsCalls`: a tool's question suspends its call behind `input_required`, so the retry's
  *   request state is verified and whether the caller elicits is read from each request;
- * - `asksOnConnection`: a tool's question is an `elicitation/create` on the caller's session
+ * - `asksOnSession`: a tool's question is an `elicitation/create` on the caller's session
  *   (neither this nor `suspendsCalls`: a question fails, there is nowhere to wait for an answer);
  * - `runsTasks`: `tasks/*` attached and tools listed with their task support (with the `tasks` option);
  * - `servesEvents` (and then `streams`): `events/*` attached (with the `events` option);
@@ -96,7 +96,7 @@ export const SESSION: SessionProfile = {
   serves: 'session',
   notifies: true,
   suspendsCalls: false,
-  asksOnConnection: true,
+  asksOnSession: true,
   runsTasks: false,
   servesEvents: false,
   acceptsResourceSubscriptions: true,
@@ -107,7 +107,7 @@ export const REQUESTS: RequestsProfile = {
   serves: 'requests',
   notifies: true,
   suspendsCalls: true,
-  asksOnConnection: false,
+  asksOnSession: false,
   runsTasks: true,
   servesEvents: true,
   streams: true,
@@ -120,7 +120,7 @@ function serverless(streams: boolean): ServerlessRequestsProfile {
     serves: 'serverless-requests',
     notifies: false,
     suspendsCalls: false,
-    asksOnConnection: false,
+    asksOnSession: false,
     runsTasks: false,
     servesEvents: true,
     streams,
@@ -141,7 +141,7 @@ export const SESSIONLESS_REQUEST: SessionlessRequestProfile = {
   serves: 'sessionless-request',
   notifies: false,
   suspendsCalls: false,
-  asksOnConnection: false,
+  asksOnSession: false,
   runsTasks: false,
   servesEvents: false,
   acceptsResourceSubscriptions: true,

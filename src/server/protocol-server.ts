@@ -241,7 +241,7 @@ async function callDirectly(
 }
 
 function elicitFor(profile: InstanceProfile, ctx: ServerContext): Elicit {
-  if (!profile.asksOnConnection) {
+  if (!profile.asksOnSession) {
     return () =>
       Promise.reject(
         new Error('elicitation needs a stateful session and is not available in serverless (stateless) mode'),
@@ -262,7 +262,7 @@ function elicitFor(profile: InstanceProfile, ctx: ServerContext): Elicit {
  */
 function callerElicits(profile: InstanceProfile, server: Server, ctx: ServerContext): boolean {
   if (profile.suspendsCalls) return declaresFormElicitation(requestCapabilities(ctx));
-  return profile.asksOnConnection && declaresFormElicitation(server.getClientCapabilities());
+  return profile.asksOnSession && declaresFormElicitation(server.getClientCapabilities());
 }
 
 export function createProtocolServer(host: ProtocolHost, profile: InstanceProfile): ProtocolInstance {
