@@ -1,3 +1,7 @@
+// Loaded for its effect: the proxies' implementation plugs itself into the client (client/server-proxies.ts),
+// so every MCPClient the package entry hands out can build them.
+import './proxy/server-proxy.js';
+
 export type { ElicitResult, LoggingLevel, PromptMessage, Resource } from '@modelcontextprotocol/server';
 export type { ServerAuthState } from './client/auth/auth-required.js';
 export {
@@ -41,6 +45,7 @@ export type {
   MCPEventSubscription,
   MCPReceivedEvent,
 } from './client/events/types.js';
+export { MCPClientServerProxy } from './client/server-proxies.js';
 export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
@@ -90,7 +95,6 @@ export type {
   WithErrorsOptions,
 } from './client/types.js';
 export { MCPErrorCategories, type MCPErrorCategory, MCPErrorCode } from './errors.js';
-export { MCPClientServerProxy } from './proxy/server-proxy.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
   createOAuthMiddleware,

@@ -600,71 +600,31 @@ interface MCPClientResources {
     }) => void): Promise<void>;
     onListChanged(serverName: string, handler: () => void): Promise<void>;
 }
-declare class MCPClientServerProxy extends MCPServerBase {
+declare abstract class MCPClientServerProxy extends MCPServerBase {
     readonly mcpVersion: 2;
-    private readonly source;
-    private readonly capabilities;
-    private readonly access;
-    private definitions;
-    private toolset;
-    private started;
-    private applied;
-    private gateway;
-    private constructor();
-    private get label();
-    private readonly onToolsChanged;
-    private refresh;
-    convertTools(): Record<string, InternalCoreTool>;
-    getServerInfo(): ServerInfo;
-    getServerDetail(): ServerDetailInfo;
-    getToolListInfo(): Promise<{
+    abstract convertTools(): Record<string, InternalCoreTool>;
+    abstract getToolListInfo(): Promise<{
         tools: ToolInfo[];
     }>;
-    getToolInfo(toolId: string): Promise<ToolInfo | undefined>;
-    executeTool(toolId: string, args: unknown, executionContext?: {
+    abstract getToolInfo(toolId: string): Promise<ToolInfo | undefined>;
+    abstract executeTool(toolId: string, args: unknown, executionContext?: {
         messages?: unknown[];
         toolCallId?: string;
         requestContext?: RequestContext;
     }): Promise<MCPToolExecutionResultV2>;
-    private listed;
-    listResources(): Promise<{
-        resources: {
-            uri: string;
-            name: string;
-            description?: string | undefined;
-            mimeType?: string | undefined;
-            size?: number | undefined;
-            annotations?: {
-                audience?: ("user" | "assistant")[] | undefined;
-                priority?: number | undefined;
-                lastModified?: string | undefined;
-            } | undefined;
-            _meta?: {
-                [x: string]: unknown;
-            } | undefined;
-            icons?: {
-                src: string;
-                mimeType?: string | undefined;
-                sizes?: string[] | undefined;
-                theme?: "light" | "dark" | undefined;
-            }[] | undefined;
-            title?: string | undefined;
-        }[];
+    abstract listResources(): Promise<{
+        resources: Resource[];
     }>;
-    readResource(uri: string): Promise<MCPReadResourceResult>;
-    listPrompts(): Promise<{
+    abstract readResource(uri: string): Promise<MCPReadResourceResult>;
+    abstract listPrompts(): Promise<{
         prompts: MCPPrompt[];
     }>;
-    getPrompt({ name, args, version }: {
+    abstract getPrompt(request: {
         name: string;
         args?: Record<string, string>;
         version?: string;
     }): Promise<MCPGetPromptResult>;
-    private gatewayOf;
-    startHTTP(options: MCPServerHTTPOptions): Promise<void>;
-    startStdio(): Promise<void>;
-    getStdioTransport(): _$_modelcontextprotocol_server_stdio0.StdioServerTransport | undefined;
-    close(): Promise<void>;
+    abstract getStdioTransport(): StdioServerTransport | undefined;
 }
 interface MCPClientTasks {
     start(serverName: string, toolName: string, args?: Record<string, unknown>, options?: {

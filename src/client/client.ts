@@ -5,7 +5,6 @@
  */
 import { ConsoleLogger, type IMastraLogger, LogLevel } from '@mastra/core/logger';
 import { MCPErrorCode, mcpError } from '../errors.js';
-import { type MCPClientServerProxy, proxyLifecycle } from '../proxy/server-proxy.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import {
   elicitationActions,
@@ -24,6 +23,7 @@ import { fanOut } from './fan-out.js';
 import { claimInstance, releaseInstance } from './instances.js';
 import { checkClientOptions } from './options.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
+import { type MCPClientServerProxy, proxyOpener } from './server-proxies.js';
 import { taskActions } from './tasks/actions.js';
 import type { MCPClientTasks } from './tasks/types.js';
 import {
@@ -472,9 +472,10 @@ export class MCPClient<TServers = never> {
    * client's (`disconnect()` closes them).
    */
   async toMCPServerProxies(): Promise<Record<string, MCPClientServerProxy>> {
+    const open = proxyOpener();
     const { values, errorDetails } = await fanOut([...this.connections.keys()], (name) => {
       const connection = this.connection(name);
-      return proxyLifecycle.open({
+      return open({
         connection,
         listTools: async () => {
           const definitions = await this.definitionsOf(name);
@@ -486,7 +487,7 @@ export class MCPClient<TServers = never> {
     });
     const failed = Object.keys(errorDetails);
     if (failed.length > 0) {
-      await Promise.allSettled(Object.values(values).map((proxy) => proxyLifecycle.detach(proxy)));
+      await Promise.allSettled(Object.values(values).map((opened) => opened.detach()));
       throw mcpError(
         MCPErrorCode.CLIENT_SERVER_PROXY_FAILED,
         `toMCPServerProxies(): ${failed.length} of ${this.connections.size} MCP servers could not be proxied (fix or remove them from 'servers'): ${Object.values(
@@ -497,7 +498,7 @@ export class MCPClient<TServers = never> {
         { servers: failed.join(', ') },
       );
     }
-    return values;
+    return Object.fromEntries(Object.entries(values).map(([name, opened]) => [name, opened.proxy]));
   }
 
   /**

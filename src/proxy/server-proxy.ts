@@ -15,27 +15,24 @@
  */
 
 import type { MastraError } from '@mastra/core/error';
-import {
-  MCPServerBase,
-  type MCPServerHTTPOptions,
-  type MCPToolExecutionResultV2,
-  type ServerDetailInfo,
-  type ServerInfo,
+import type {
+  MCPServerHTTPOptions,
+  MCPToolExecutionResultV2,
+  ServerDetailInfo,
+  ServerInfo,
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool } from '@mastra/core/tools';
 import type { ServerCapabilities } from '@modelcontextprotocol/client';
-import {
-  addHandler,
-  listPromptsOn,
-  listResourcesOn,
-  type promptActions,
-  removeHandler,
-  type resourceActions,
-  wrap,
-} from '../client/actions.js';
+import { addHandler, listPromptsOn, listResourcesOn, removeHandler, wrap } from '../client/actions.js';
 import type { ServerConnection } from '../client/connection.js';
 import { messageOf } from '../client/errors.js';
+import {
+  MCPClientServerProxy,
+  type OpenedProxy,
+  type ProxySource,
+  provideServerProxies,
+} from '../client/server-proxies.js';
 import type { MCPToolDefinition } from '../client/tools/definition.js';
 import type { MCPTool } from '../client/typed.js';
 import { MCPErrorCode, mcpError } from '../errors.js';
@@ -49,15 +46,6 @@ import {
 } from '../server/hosting.js';
 import { ProxyGateway } from './gateway.js';
 
-/** What the client lends a proxy: the server's connection and the client's own operations on it. */
-export interface ProxySource {
-  connection: ServerConnection;
-  /** A live `tools/list`: definitions and the client's executable tools built from them. */
-  listTools(): Promise<{ definitions: Record<string, MCPToolDefinition>; tools: Record<string, MCPTool> }>;
-  readResource: ReturnType<typeof resourceActions>['read'];
-  getPrompt: ReturnType<typeof promptActions>['get'];
-}
-
 /** The client's tool as the `InternalCoreTool` Mastra expects from a server (approval carried along). */
 function clientCoreTool(definition: MCPToolDefinition, tool: MCPTool): InternalCoreTool {
   const run = tool.execute as NonNullable<InternalCoreTool['execute']>;
@@ -67,16 +55,8 @@ function clientCoreTool(definition: MCPToolDefinition, tool: MCPTool): InternalC
   });
 }
 
-/** How `MCPClient.toMCPServerProxies()` opens and detaches proxies (filled in by the class below). */
-export const proxyLifecycle = {} as {
-  /** Connects the server and lists its tools; the list follows the server's changes from then on. */
-  open(source: ProxySource): Promise<MCPClientServerProxy>;
-  /** Stops following the server's tool list, for a proxy `toMCPServerProxies()` does not hand out. */
-  detach(proxy: MCPClientServerProxy): Promise<void>;
-};
-
-export class MCPClientServerProxy extends MCPServerBase {
-  override readonly mcpVersion = 2 as const;
+/** The implementation of the public MCPClientServerProxy (src/client/server-proxies.ts declares its face). */
+class ClientServerProxy extends MCPClientServerProxy {
   private readonly source: ProxySource;
   private readonly capabilities: ServerCapabilities;
   private readonly access: ToolAuthorization;
@@ -87,26 +67,21 @@ export class MCPClientServerProxy extends MCPServerBase {
   private applied = 0;
   private gateway: ProxyGateway | undefined;
 
-  // Opening and detaching are toMCPServerProxies()'s alone, so they are not members of the public
-  // class: this block hands them to `proxyLifecycle` with access to the private members.
-  static {
-    proxyLifecycle.open = async (source) => {
-      const client = await source.connection.get();
-      const proxy = new MCPClientServerProxy(source, client.getServerCapabilities() ?? {});
-      // Subscribed before the first listing, so no change can fall between the two.
-      await addHandler(source.connection, source.connection.handlers.toolsChanged, proxy.onToolsChanged);
-      try {
-        await proxy.refresh();
-      } catch (error) {
-        await proxyLifecycle.detach(proxy).catch(() => {});
-        throw error;
-      }
-      return proxy;
-    };
-    proxyLifecycle.detach = async (proxy) => {
-      const { connection } = proxy.source;
-      await removeHandler(connection, connection.handlers.toolsChanged, proxy.onToolsChanged);
-    };
+  /** Connects the server and lists its tools; the list follows the server's changes from then on. */
+  static async open(source: ProxySource): Promise<OpenedProxy> {
+    const client = await source.connection.get();
+    const proxy = new ClientServerProxy(source, client.getServerCapabilities() ?? {});
+    const { connection } = source;
+    const detach = () => removeHandler(connection, connection.handlers.toolsChanged, proxy.onToolsChanged);
+    // Subscribed before the first listing, so no change can fall between the two.
+    await addHandler(connection, connection.handlers.toolsChanged, proxy.onToolsChanged);
+    try {
+      await proxy.refresh();
+    } catch (error) {
+      await detach().catch(() => {});
+      throw error;
+    }
+    return { proxy, detach };
   }
 
   private constructor(source: ProxySource, capabilities: ServerCapabilities) {
@@ -314,3 +289,6 @@ export class MCPClientServerProxy extends MCPServerBase {
     await gateway?.close();
   }
 }
+
+// Opening is toMCPServerProxies()'s alone: the class is not exported; the client is given its opener.
+provideServerProxies((source) => ClientServerProxy.open(source));

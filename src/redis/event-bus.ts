@@ -21,7 +21,7 @@ import type {
   MCPServerEventBus,
   MCPServerEventBusListener,
   MCPServerEventBusMember,
-} from '../server/event-bus.js';
+} from '../server/store-kit.js';
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient, runCommand, withDeadline } from './command.js';
 import { positiveOption, type RedisOperation } from './errors.js';
 

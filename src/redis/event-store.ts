@@ -21,14 +21,15 @@
  * wakeup lost in between is made good at once rather than at the next heartbeat.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  MCPEventOccurrence,
-  MCPEventStore,
-  MCPEventStoreFilter,
-  MCPEventStoreReadResult,
-  MCPStoredEvent,
-} from '../server/events/contracts.js';
-import { ReadScan, type ScanEntry } from '../server/events/read-scan.js';
+import {
+  type MCPEventOccurrence,
+  type MCPEventStore,
+  type MCPEventStoreFilter,
+  type MCPEventStoreReadResult,
+  type MCPStoredEvent,
+  ReadScan,
+  type ScanEntry,
+} from '../server/store-kit.js';
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient, withDeadline } from './command.js';
 import { invalidOption, positiveOption, type RedisOperation } from './errors.js';
 import type { RedisSubscriberClient } from './event-bus.js';

@@ -25,7 +25,7 @@ import type {
   MCPTaskStore,
   MCPTaskStoreListener,
   MCPTaskUpdate,
-} from '../server/tasks/types.js';
+} from '../server/store-kit.js';
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient, runCommand } from './command.js';
 import { invalidOption, positiveOption, type RedisOperation } from './errors.js';
 import type { RedisSubscriberClient } from './event-bus.js';

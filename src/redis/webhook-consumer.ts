@@ -10,10 +10,13 @@
  * lost to another consumer, or to close(), stops without settling.
  */
 import { MastraError } from '@mastra/core/error';
-import type { WebhookDeliveryContext } from '../server/events/contracts.js';
-import { describe } from '../server/events/event-types.js';
-import { Wakeup } from '../server/events/wakeup.js';
-import type { DeliveryItem, WebhookAttempts } from '../server/events/webhook-delivery.js';
+import {
+  type DeliveryItem,
+  describe,
+  Wakeup,
+  type WebhookAttempts,
+  type WebhookDeliveryContext,
+} from '../server/store-kit.js';
 import { sleep } from '../shared/sleep.js';
 import { type RedisCommandClient, runCommand } from './command.js';
 import type { RedisScript } from './script.js';

@@ -16,16 +16,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MCPErrorCode, mcpError } from '../errors.js';
-import type {
-  MCPStoredEvent,
-  MCPWebhookQueue,
-  WebhookDelivery,
-  WebhookDeliveryContext,
-  WebhookRecord,
-  WebhookSubscription,
-} from '../server/events/contracts.js';
-import { describe } from '../server/events/event-types.js';
-import { WebhookAttempts } from '../server/events/webhook-delivery.js';
+import {
+  describe,
+  type MCPStoredEvent,
+  type MCPWebhookQueue,
+  WebhookAttempts,
+  type WebhookDelivery,
+  type WebhookDeliveryContext,
+  type WebhookRecord,
+  type WebhookSubscription,
+} from '../server/store-kit.js';
 import { DEFAULT_REDIS_TIMEOUT_MS, type RedisCommandClient } from './command.js';
 import { invalidOption, positiveOption } from './errors.js';
 import { QueueCommands, type QueueSettings, WebhookConsumer } from './webhook-consumer.js';

@@ -11,12 +11,7 @@
  * scored by seq; the watermark is the `after` of the oldest unsettled job, else `last`.
  */
 import { createHash } from 'node:crypto';
-import type {
-  WebhookRecord,
-  WebhookRefresh,
-  WebhookRegistry,
-  WebhookReport,
-} from '../server/events/contracts.js';
+import type { WebhookRecord, WebhookRefresh, WebhookRegistry, WebhookReport } from '../server/store-kit.js';
 import type { DeliveryStatus, WebhookErrorCategory } from '../shared/events-wire.js';
 import { type RedisCommandClient, runCommand } from './command.js';
 import type { RedisScript } from './script.js';

@@ -5,20 +5,12 @@
  * one builder keeps the two servers describing a tool the same way.
  */
 import type { InternalCoreTool, MCPToolProperties, MCPToolType } from '@mastra/core/tools';
+import type { ToolInfo } from '../shared/tool-info.js';
+
+export type { ToolInfo };
 
 /** Marks `parameters` as an AI SDK schema holding JSON Schema, which Mastra uses as it is. */
 const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
-
-/** What `getToolInfo()` and `getToolListInfo()` return for one tool (MCPServer and client server proxies). */
-export interface ToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  /** `agent` for an `ask_<agent>` tool, `workflow` for a `run_<workflow>` or `resume_<workflow>` tool; absent for other tools. */
-  toolType?: MCPToolType;
-  _meta?: Record<string, unknown>;
-}
 
 /** A tool's `tools/list` entry, as either SDK types it. */
 export interface ListedTool {
