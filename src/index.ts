@@ -69,6 +69,7 @@ export type {
   MCPClientTools,
   MCPElicitationRequest,
   MCPErrorDetail,
+  MCPErrorDetailCode,
   MCPEventSourceInit,
   MCPGetPromptResult,
   MCPInputRequest,
