@@ -43,6 +43,10 @@ export const REMEDIES: Record<string, string> = {
     "Pass arguments that match the tool's `inputSchema`: the message names the field and what it expects.",
   CLIENT_CONNECT_FAILED:
     'Read the cause in the message (refused, DNS, TLS, HTTP status, timeout, exit code): start the server, fix the URL or command, or raise `timeout`.',
+  CLIENT_STDIO_SERVER_EXITED:
+    'Read what the process printed (in the message): fix the command, or pass the variable it names through `env`.',
+  CLIENT_REQUEST_TIMEOUT:
+    'Raise `perServerTimeoutMs`, or check why the server the message names is slow; the other servers answered.',
   CLIENT_INVALID_TOOL_DEFINITION:
     "The server's tool is left out, the others work: fix its schema on the server (the message names the tool and the problem).",
   CLIENT_UNSUPPORTED_SCHEMA_DIALECT:
@@ -142,6 +146,8 @@ export const REMEDIES: Record<string, string> = {
   SERVER_TOOL_NOT_FOUND:
     'Use a tool name from `getToolListInfo()` (agents are `ask_<key>`, workflows `run_<key>`).',
   SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: 'Ask from inside the tool: `context.mcp.elicitation.sendRequest()`.',
+  SERVER_ELICITATION_UNAVAILABLE:
+    'Serve with sessions (not `serverless`) for tools that ask for input, or have the tool go on without asking.',
   SERVER_ALREADY_SERVING_STDIO: 'Call `startStdio()` once per process.',
   SERVER_NO_RESOURCES: 'Configure `resources` (or `appResources`) on the MCPServer before reading them.',
   SERVER_AGENT_DESCRIPTION_MISSING:
@@ -156,6 +162,8 @@ export const REMEDIES: Record<string, string> = {
   SERVER_TOOL_OUTPUT_INVALID: "Return what the tool's `outputSchema` describes, or change the schema.",
   SERVER_WORKFLOW_FAILED:
     'Fix the failing step (its error is the cause); a workflow that suspends must be registered on a Mastra instance with storage to resume.',
+  SERVER_CALLBACK_FAILED:
+    'Fix the callback the message names (a resource, prompt or completion handler); `error.cause` is what it threw.',
   SERVER_INVALID_OAUTH_CONFIG:
     'Give `resource` and every `authorizationServers` entry as absolute URLs without a fragment, with at least one authorization server.',
   SERVER_INVALID_HTTP_OPTION:
@@ -183,4 +191,6 @@ export const REMEDIES: Record<string, string> = {
     'Bring Redis back or check the client is connected; the operation was not applied. Raise `timeoutMs` for a slow Redis.',
   REDIS_COMMAND_FAILED:
     "Redis refused the command (e.g. `WRONGTYPE`): something else writes under the store's key prefix; give the store a prefix of its own.",
+  REDIS_MALFORMED_MESSAGE:
+    'Give each server its own channel or key prefix: something else publishes on the channel the message names.',
 };

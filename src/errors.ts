@@ -48,6 +48,16 @@ const ERRORS = {
   // MCPClient: what a server did
   /** A server could not be connected to (its cause in words). */
   CLIENT_CONNECT_FAILED: 'THIRD_PARTY',
+  /**
+   * A stdio server's process ended on its own during a connect: how it ended and what it printed
+   * (the cause of an `MCP_CLIENT_CONNECT_FAILED`; the handshake's error is its own cause).
+   */
+  CLIENT_STDIO_SERVER_EXITED: 'THIRD_PARTY',
+  /**
+   * A server did not answer within `perServerTimeoutMs` of a `*WithErrors` call, whose work was
+   * abandoned; reported in `errorDetails` with code `REQUEST_TIMEOUT`.
+   */
+  CLIENT_REQUEST_TIMEOUT: 'THIRD_PARTY',
   /** A listed tool's definition is unusable (a schema over the budgets or invalid). */
   CLIENT_INVALID_TOOL_DEFINITION: 'THIRD_PARTY',
   /** A server's JSON Schema declares a `$schema` dialect the client's validator does not support. */
@@ -161,6 +171,8 @@ const ERRORS = {
   SERVER_TOOL_NOT_FOUND: 'USER',
   /** `server.elicitation.sendRequest()` outside a tool call. */
   SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: 'USER',
+  /** A tool asked for input on a server in serverless (stateless) mode, which has no session to ask on. */
+  SERVER_ELICITATION_UNAVAILABLE: 'USER',
   /** A second `startStdio()` on a server (or server proxy) already serving stdio. */
   SERVER_ALREADY_SERVING_STDIO: 'USER',
   /** `readResource()` on a server configured without resources. */
@@ -179,6 +191,12 @@ const ERRORS = {
   SERVER_TOOL_OUTPUT_INVALID: 'USER',
   /** The workflow behind a `run_<workflow>` tool failed; its error is the cause. */
   SERVER_WORKFLOW_FAILED: 'USER',
+  /**
+   * A resource, prompt or completion callback the server was configured with threw (its error is
+   * the cause): `readResource()` and the like reject with it; a client gets its text, or only what
+   * failed with `redactErrors`.
+   */
+  SERVER_CALLBACK_FAILED: 'USER',
   /** The OAuth options (resource, authorization servers) are malformed. */
   SERVER_INVALID_OAUTH_CONFIG: 'USER',
   /** A value `listen()` or the `http` option (what `server.fetch()` serves) cannot serve with: a path, a `cors` origin, a port. */
@@ -210,6 +228,8 @@ const ERRORS = {
   REDIS_UNAVAILABLE: 'THIRD_PARTY',
   /** Redis answered a command with an error. */
   REDIS_COMMAND_FAILED: 'THIRD_PARTY',
+  /** A message on a Redis channel this package did not write (or wrote in another format); it was dropped. */
+  REDIS_MALFORMED_MESSAGE: 'THIRD_PARTY',
 } as const satisfies Record<string, MCPErrorCategory>;
 
 type ErrorKey = keyof typeof ERRORS;
@@ -234,11 +254,23 @@ export const MCPErrorCategories = Object.freeze(
 export type MCPErrorDetails = Record<string, string | number | boolean | undefined>;
 
 /**
+ * What a `MastraError` with id `code` is made of: domain `MCP`, the category
+ * {@link MCPErrorCategories} gives the id, and `details` without its absent values. Subclasses that
+ * must be found by type (`HostNotAllowedError`, `ToolArgumentsError`, ...) pass it to `super`.
+ */
+export function mcpErrorDefinition(code: MCPErrorCode, text: string, details: MCPErrorDetails = {}) {
+  const clean = Object.fromEntries(
+    Object.entries(details).filter(([, value]) => value !== undefined),
+  ) as Record<string, string | number | boolean>;
+  return { id: code, domain: 'MCP' as const, category: MCPErrorCategories[code], text, details: clean };
+}
+
+/**
  * The package's `MastraError` with id `code`, domain `MCP` and the category
- * {@link MCPErrorCategories} gives the id. Every error is raised through it, except
- * `HostNotAllowedError` (client/transport/allowed-hosts.ts) and `ToolArgumentsError`
- * (server/tool-entry.ts), subclasses so they can be found by type, which read their category from
- * the same table.
+ * {@link MCPErrorCategories} gives the id. Every error is raised through it, except the
+ * subclasses that must be found by type (`HostNotAllowedError`, `StdioExitError`,
+ * `ToolArgumentsError`, `CallbackError`), which are made of
+ * {@link mcpErrorDefinition} and so read their category from the same table.
  */
 export function mcpError(
   code: MCPErrorCode,
@@ -246,11 +278,13 @@ export function mcpError(
   details: MCPErrorDetails = {},
   cause?: unknown,
 ): MastraError {
-  const clean = Object.fromEntries(
-    Object.entries(details).filter(([, value]) => value !== undefined),
-  ) as Record<string, string | number | boolean>;
-  return new MastraError(
-    { id: code, domain: 'MCP', category: MCPErrorCategories[code], text, details: clean },
-    cause,
-  );
+  return new MastraError(mcpErrorDefinition(code, text, details), cause);
+}
+
+/**
+ * A thrown value as an Error, for a callback or API typed `Error` (a transport's `onerror`, a
+ * span's error, a listener's `onError`): an Error as it is, anything else wrapped in one.
+ */
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

@@ -74,6 +74,7 @@ export type {
   MCPClientTools,
   MCPElicitationRequest,
   MCPErrorDetail,
+  MCPErrorDetailCode,
   MCPEventSourceInit,
   MCPGetPromptResult,
   MCPInputRequest,

@@ -42,6 +42,7 @@ export {
   type MCPErrorCategory,
   MCPErrorCode,
   type MCPErrorDetail,
+  type MCPErrorDetailCode,
   type MCPEventAuthorizationRequest,
   type EventCursor as MCPEventCursor,
   type MCPEventCursorStore,
@@ -256,6 +257,8 @@ declare const ERRORS: {
     readonly CLIENT_PROXY_INVALID_TOOL_INPUT: "USER";
     readonly CLIENT_INVALID_TOOL_ARGUMENTS: "USER";
     readonly CLIENT_CONNECT_FAILED: "THIRD_PARTY";
+    readonly CLIENT_STDIO_SERVER_EXITED: "THIRD_PARTY";
+    readonly CLIENT_REQUEST_TIMEOUT: "THIRD_PARTY";
     readonly CLIENT_INVALID_TOOL_DEFINITION: "THIRD_PARTY";
     readonly CLIENT_UNSUPPORTED_SCHEMA_DIALECT: "THIRD_PARTY";
     readonly CLIENT_TOOL_CALL_FAILED: "THIRD_PARTY";
@@ -311,6 +314,7 @@ declare const ERRORS: {
     readonly SERVER_NOTIFICATION_BUS_NEEDS_ID: "USER";
     readonly SERVER_TOOL_NOT_FOUND: "USER";
     readonly SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: "USER";
+    readonly SERVER_ELICITATION_UNAVAILABLE: "USER";
     readonly SERVER_ALREADY_SERVING_STDIO: "USER";
     readonly SERVER_NO_RESOURCES: "USER";
     readonly SERVER_AGENT_DESCRIPTION_MISSING: "USER";
@@ -320,6 +324,7 @@ declare const ERRORS: {
     readonly SERVER_INVALID_TOOL_ARGUMENTS: "USER";
     readonly SERVER_TOOL_OUTPUT_INVALID: "USER";
     readonly SERVER_WORKFLOW_FAILED: "USER";
+    readonly SERVER_CALLBACK_FAILED: "USER";
     readonly SERVER_INVALID_OAUTH_CONFIG: "USER";
     readonly SERVER_INVALID_HTTP_OPTION: "USER";
     readonly SERVER_LISTEN_FAILED: "SYSTEM";
@@ -335,6 +340,7 @@ declare const ERRORS: {
     readonly REDIS_INVALID_OPTION: "USER";
     readonly REDIS_UNAVAILABLE: "THIRD_PARTY";
     readonly REDIS_COMMAND_FAILED: "THIRD_PARTY";
+    readonly REDIS_MALFORMED_MESSAGE: "THIRD_PARTY";
 };
 type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
 interface ElicitationRequest {
@@ -696,8 +702,9 @@ type MCPErrorCode = (typeof MCPErrorCode)[ErrorKey];
 interface MCPErrorDetail {
     message: string;
     httpStatus?: number;
-    code?: string | number;
+    code?: MCPErrorDetailCode;
 }
+type MCPErrorDetailCode = `${SdkErrorCode}` | number;
 interface MCPEventAuthorizationRequest<TArgs = Record<string, unknown>> {
     name: string;
     args: TArgs;

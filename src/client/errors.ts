@@ -8,6 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { MCPErrorCode } from '../errors.js';
 import type { MCPErrorDetail } from './types.js';
 
 export function messageOf(error: unknown): string {
@@ -154,6 +155,9 @@ export function errorDetail(error: unknown): MCPErrorDetail {
     const status = statusOf(current);
     if (status !== undefined) detail.httpStatus ??= status;
     if (current instanceof SdkError || current instanceof ProtocolError) detail.code ??= current.code;
+    // A fan-out's own deadline (fan-out.ts) is a timeout like the SDK's.
+    if (current instanceof MastraError && current.id === MCPErrorCode.CLIENT_REQUEST_TIMEOUT)
+      detail.code ??= SdkErrorCode.RequestTimeout;
   }
   return detail;
 }

@@ -4,7 +4,8 @@
  * when options were given) `durations`. A deadline that passes aborts the operation's signal, so
  * the work given up on (a connect, its child process, a request) is abandoned, not left running.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import { errorDetail, legacyMessage } from './errors.js';
 import type { FanOutErrors, MCPErrorDetail, WithErrorsOptions } from './types.js';
 
@@ -22,8 +23,8 @@ export interface FanOutServer {
 }
 export type ServerOf = (serverName: string) => FanOutServer;
 
-/** A deadline that passed; its message names perServerTimeoutMs, no other timeout. */
-class DeadlinePassed extends SdkError {}
+const isDeadline = (error: unknown): error is MastraError =>
+  (error as { id?: unknown } | null)?.id === MCPErrorCode.CLIENT_REQUEST_TIMEOUT;
 
 function withDeadline<T>(
   serverName: string,
@@ -36,10 +37,12 @@ function withDeadline<T>(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      // A timeout like the SDK's own (code REQUEST_TIMEOUT in errorDetails).
-      const late = new DeadlinePassed(
-        SdkErrorCode.RequestTimeout,
+      // Its message names perServerTimeoutMs, no other timeout; errorDetails gives it the code
+      // REQUEST_TIMEOUT, as the SDK's own timeouts have.
+      const late = mcpError(
+        MCPErrorCode.CLIENT_REQUEST_TIMEOUT,
         `MCP server '${serverName}'${server ? ` ${server(serverName).where}` : ''} did not answer within ${timeoutMs} ms (perServerTimeoutMs); its work was abandoned`,
+        { server: serverName, timeoutMs },
       );
       abort.abort(late);
       reject(late);
@@ -68,8 +71,7 @@ export async function fanOut<T>(
       } catch (error) {
         const detail = errorDetail(error);
         // A transport failure in words (refused, an HTTP status, which timeout), as a connect says it.
-        if (server && !(error instanceof DeadlinePassed))
-          detail.message = server(serverName).describeFailure(error);
+        if (server && !isDeadline(error)) detail.message = server(serverName).describeFailure(error);
         // Every reported error names its server, whichever layer raised it.
         if (!detail.message.includes(`'${serverName}'`))
           detail.message = `MCP server '${serverName}': ${detail.message}`;

@@ -15,6 +15,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplateType,
+  SdkErrorCode,
   SSEClientTransportOptions,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
@@ -179,10 +180,17 @@ export interface MCPClientOptions<TServers = never> {
 /** What a server announced about itself (serverInfo). */
 export interface MCPServerImplementation extends Implementation {}
 
+/**
+ * The `code` of an {@link MCPErrorDetail}: the SDK's name for a failure on this side (an
+ * `SdkErrorCode` such as `REQUEST_TIMEOUT`, which a `perServerTimeoutMs` deadline gives too, or
+ * `CONNECTION_CLOSED`), or the JSON-RPC error code a server answered with (`-32602`, ...).
+ */
+export type MCPErrorDetailCode = `${SdkErrorCode}` | number;
+
 export interface MCPErrorDetail {
   message: string;
   httpStatus?: number;
-  code?: string | number;
+  code?: MCPErrorDetailCode;
 }
 
 export interface WithErrorsOptions {

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { isSpecType, type LoggingMessageNotification } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { asError, MCPErrorCode, mcpError } from '../errors.js';
 import type {
   MCPServerBusEvent,
   MCPServerEventBus,
@@ -122,8 +123,11 @@ export class RedisMCPServerEventBus implements MCPServerEventBus {
     this.channels.set(name, channel);
     this.subscriber.subscribe(name, channel.dispatch).catch((cause: unknown) => {
       const reason = cause instanceof Error ? cause.message : String(cause);
-      const failed = new Error(
+      const failed = mcpError(
+        MCPErrorCode.REDIS_COMMAND_FAILED,
         `${STORE}: subscribe to '${name}' failed (${reason}); this instance will not hear other instances`,
+        { store: STORE, operation: 'subscribe', key: name },
+        cause,
       );
       for (const member of members) member.listener.onError(failed);
     });
@@ -136,7 +140,12 @@ export class RedisMCPServerEventBus implements MCPServerEventBus {
       envelope = envelopeSchema.parse(JSON.parse(message));
     } catch (error) {
       const reason = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
-      const dropped = new Error(`${STORE}: dropped a malformed message on '${name}': ${reason}`);
+      const dropped = mcpError(
+        MCPErrorCode.REDIS_MALFORMED_MESSAGE,
+        `${STORE}: dropped a malformed message on '${name}': ${reason}`,
+        { store: STORE, key: name },
+        error,
+      );
       for (const member of members) member.listener.onError(dropped);
       return;
     }
@@ -145,7 +154,7 @@ export class RedisMCPServerEventBus implements MCPServerEventBus {
       try {
         member.listener.deliver(envelope.event);
       } catch (error) {
-        member.listener.onError(error instanceof Error ? error : new Error(String(error)));
+        member.listener.onError(asError(error));
       }
     }
   }

@@ -21,6 +21,7 @@
  * wakeup lost in between is made good at once rather than at the next heartbeat.
  */
 import { randomUUID } from 'node:crypto';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import {
   type MCPEventOccurrence,
   type MCPEventStore,
@@ -206,7 +207,16 @@ export class RedisMCPEventStore implements MCPEventStore {
       parsed = undefined;
     }
     if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') {
-      this.onError(new Error(`${STORE}: dropped a malformed message on '${this.channel}'`));
+      this.onError(
+        mcpError(
+          MCPErrorCode.REDIS_MALFORMED_MESSAGE,
+          `${STORE}: dropped a malformed message on '${this.channel}'`,
+          {
+            store: STORE,
+            key: this.channel,
+          },
+        ),
+      );
       return;
     }
     if (parsed[0] === this.origin) return;
@@ -223,8 +233,11 @@ export class RedisMCPEventStore implements MCPEventStore {
     this.subscriber.subscribe(this.channel, this.onMessage).catch((cause: unknown) => {
       const reason = cause instanceof Error ? cause.message : String(cause);
       this.onError(
-        new Error(
+        mcpError(
+          MCPErrorCode.REDIS_COMMAND_FAILED,
           `${STORE}: subscribe to '${this.channel}' failed (${reason}); push streams here hear of other instances' occurrences only at each heartbeat`,
+          { store: STORE, operation: 'subscribe', key: this.channel },
+          cause,
         ),
       );
     });

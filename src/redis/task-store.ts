@@ -19,6 +19,8 @@
  * instance reconnects to Redis is sent again by the client, which polls and sees the input
  * request still pending.
  */
+
+import { asError } from '../errors.js';
 import type {
   MCPStoredTask,
   MCPTaskSignal,
@@ -151,7 +153,7 @@ export class RedisMCPTaskStore implements MCPTaskStore {
     this.listeners.add(listener);
     this.subscribed ??= this.subscriber
       .subscribe(this.channel, this.deliver)
-      .catch((error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))));
+      .catch((error: unknown) => this.onError(asError(error)));
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size > 0) return;

@@ -22,6 +22,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { MCPErrorCode, mcpError } from '../errors.js';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
@@ -244,7 +245,10 @@ function elicitFor(profile: InstanceProfile, ctx: ServerContext): Elicit {
   if (!profile.asksOnSession) {
     return () =>
       Promise.reject(
-        new Error('elicitation needs a stateful session and is not available in serverless (stateless) mode'),
+        mcpError(
+          MCPErrorCode.SERVER_ELICITATION_UNAVAILABLE,
+          'elicitation needs a stateful session and is not available in serverless (stateless) mode',
+        ),
       );
   }
   return (request) =>

@@ -13,6 +13,7 @@
  *
  * A `ProtocolError` a handler or callback throws on purpose passes through unchanged.
  */
+import { MastraError } from '@mastra/core/error';
 import {
   type Implementation,
   type JSONRPCRequest,
@@ -25,6 +26,7 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { MCPErrorCode, mcpErrorDefinition } from '../errors.js';
 import { boundErrorsSent } from './error-echo.js';
 import { clip, describeIssues, issuesIn, pathOf } from './issues.js';
 
@@ -38,16 +40,19 @@ export interface ErrorReporting {
   log(message: string): void;
 }
 
-/** A user callback threw: `failure` names what failed, without the reason. */
-export class CallbackError extends Error {
+/**
+ * A user callback threw (MCP_SERVER_CALLBACK_FAILED): `failure` names what failed, without the
+ * reason. A class so the error shaping below tells it apart by type.
+ */
+export class CallbackError extends MastraError {
   constructor(
     readonly failure: string,
-    override readonly cause: unknown,
+    cause: unknown,
     /** The protocol error a client receives, given the message. */
     readonly answer: (message: string) => ProtocolError = (message) =>
       new ProtocolError(ProtocolErrorCode.InternalError, message),
   ) {
-    super(`${failure}: ${reasonOf(cause)}`);
+    super(mcpErrorDefinition(MCPErrorCode.SERVER_CALLBACK_FAILED, `${failure}: ${reasonOf(cause)}`), cause);
     this.name = 'CallbackError';
   }
 }

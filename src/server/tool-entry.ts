@@ -9,7 +9,7 @@ import { createObservabilityContext } from '@mastra/core/observability';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { CallToolResult, Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MCPErrorCategories, MCPErrorCode, mcpError } from '../errors.js';
+import { MCPErrorCode, mcpError, mcpErrorDefinition } from '../errors.js';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import { askAgent } from './agent-runs.js';
 import { withUiLink } from './app-resources.js';
@@ -51,13 +51,13 @@ export class ToolArgumentsError extends MastraError {
     readonly toolName: string,
     readonly issues: string[],
   ) {
-    super({
-      id: MCPErrorCode.SERVER_INVALID_TOOL_ARGUMENTS,
-      domain: 'MCP',
-      category: MCPErrorCategories[MCPErrorCode.SERVER_INVALID_TOOL_ARGUMENTS],
-      text: clip(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`, MAX_ARGUMENTS_MESSAGE),
-      details: { tool: toolName },
-    });
+    super(
+      mcpErrorDefinition(
+        MCPErrorCode.SERVER_INVALID_TOOL_ARGUMENTS,
+        clip(`Invalid arguments for tool '${toolName}': ${issues.join('; ')}`, MAX_ARGUMENTS_MESSAGE),
+        { tool: toolName },
+      ),
+    );
     this.name = 'ToolArgumentsError';
   }
 }

@@ -32,6 +32,7 @@ import {
   type ServerContext,
   TRACEPARENT_META_KEY,
 } from '@modelcontextprotocol/server';
+import { asError } from '../errors.js';
 import {
   formatTraceparent,
   type MCPTraceContext,
@@ -142,7 +143,7 @@ export async function traced<R extends object>(
     span.end();
     return namingSpan(result, span);
   } catch (error) {
-    span.error({ error: error instanceof Error ? error : new Error(String(error)), endSpan: true });
+    span.error({ error: asError(error), endSpan: true });
     throw error;
   }
 }
@@ -173,7 +174,7 @@ export async function inToolSpan<T>(
     return output;
   } catch (error) {
     span.error({
-      error: error instanceof Error ? error : new Error(String(error)),
+      error: asError(error),
       attributes: { success: false },
       endSpan: true,
     });

@@ -80,6 +80,68 @@ const FORBIDDEN: readonly { from: string; to: string; doors?: readonly string[];
   ]),
 ];
 
+/**
+ * The closed error model (src/errors.ts): what the package raises is a `MastraError` with an id
+ * from its table. A bare `new Error(` stays only where no caller receives it as it is; per file,
+ * how many and why. An entry whose file holds fewer fails too, so the list only shrinks.
+ */
+const CAUSE_ONLY = 'the cause of a MastraError its module or caller raises (the wrapper carries the id)';
+const FOR_THE_SDK =
+  "handed to the SDK's transport or handler machinery (an onerror, a rejected send or store call), which logs it or answers over the wire";
+const PLAIN_ERRORS: Readonly<Record<string, { count: number; why: string }>> = {
+  'shared/peer-check.ts': {
+    count: 3,
+    why: 'raised before @mastra/core is known to be installed, so MastraError may not be loadable',
+  },
+  'errors.ts': {
+    count: 1,
+    why: 'asError(): wraps a non-Error value someone else threw, for an API typed Error',
+  },
+  'client/tools/validation.ts': { count: 1, why: 'an invariant only a bug in mastra-mcp could reach' },
+  'client/sdk-client.ts': { count: 1, why: FOR_THE_SDK },
+  'client/actions.ts': { count: 1, why: CAUSE_ONLY },
+  'client/prompt-listing.ts': { count: 1, why: CAUSE_ONLY },
+  'client/tasks/tool-call.ts': { count: 2, why: CAUSE_ONLY },
+  'client/events/event-actions.ts': { count: 3, why: CAUSE_ONLY },
+  'client/events/list.ts': { count: 2, why: CAUSE_ONLY },
+  'client/events/push-source.ts': { count: 5, why: CAUSE_ONLY },
+  'client/events/webhook-hub.ts': { count: 1, why: CAUSE_ONLY },
+  'client/transport/bounded-fetch.ts': { count: 1, why: FOR_THE_SDK },
+  'server/derived-runs.ts': { count: 2, why: CAUSE_ONLY },
+  'server/suspended-calls.ts': {
+    count: 1,
+    why: 'refuses a parked question inside the tool; the caller gets the ProtocolError thrown beside it',
+  },
+  'server/tasks/resume.ts': {
+    count: 1,
+    why: 'thrown inside a tool, which the task turns into its failed result',
+  },
+  'server/tasks/service.ts': {
+    count: 4,
+    why: "the abort reason of a task run's signal: the client is told the task's status",
+  },
+  'server/tasks/task-run.ts': {
+    count: 2,
+    why: "the abort reason of a task run's signal: the client is told the task's status",
+  },
+  'server/transports/hono-sse-transport.ts': { count: 1, why: FOR_THE_SDK },
+  'server/transports/session-event-store.ts': { count: 2, why: FOR_THE_SDK },
+  'server/transports/stream-guard.ts': { count: 3, why: FOR_THE_SDK },
+  'server/transports/web-stream-guard.ts': { count: 1, why: FOR_THE_SDK },
+  'redis/legacy-event-store.ts': { count: 2, why: `${FOR_THE_SDK}; or ${CAUSE_ONLY}` },
+};
+
+/**
+ * Classes that extend `Error` or another error class than MastraError (a built-in one, the SDK's):
+ * each is internal, and why. A MastraError subclass takes its id and category from src/errors.ts.
+ */
+const ERROR_CLASSES: Readonly<Record<string, string>> = {
+  'typegen/convert.ts ConversionBudgetExceeded': 'control flow: convert() catches it and widens the schema',
+  'typegen/convert.ts SchemaFailure': 'control flow: convert() catches it and returns the diagnostic',
+  'client/errors.ts AnswerCutError':
+    "only ever a cause: every caller wraps it in the operation's MastraError, whose message it becomes (describeCause()); as a MastraError it would pass unwrapped through those that let the package's own errors through",
+};
+
 /** Every source file under src/ (tests excluded), relative to src/ with forward slashes. */
 const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
   .map((file) => file.split('\\').join('/'))
@@ -190,5 +252,33 @@ describe('source architecture', () => {
       .filter(({ lines }) => lines > MAX_LINES)
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     expect(long, `files over ${MAX_LINES} lines:\n${long.join('\n')}`).toEqual([]);
+  });
+  const plainErrors = Object.values(PLAIN_ERRORS).reduce((sum, { count }) => sum + count, 0);
+  it(`raises no bare new Error( outside its ${plainErrors} allowed in ${Object.keys(PLAIN_ERRORS).length} files`, () => {
+    const offenders = files.flatMap((file) => {
+      const found = (texts.get(file) ?? '').match(/\bnew Error\(/g)?.length ?? 0;
+      const allowed = PLAIN_ERRORS[file]?.count ?? 0;
+      return found === allowed ? [] : [`${file}: ${found} new Error( where ${allowed} are allowed`];
+    });
+    expect(
+      offenders,
+      `raise a MastraError through mcpError() (src/errors.ts), or list the file in PLAIN_ERRORS with why:\n${offenders.join('\n')}`,
+    ).toEqual([]);
+  });
+
+  it(`extends Error (or a built-in or SDK error class) only in its ${Object.keys(ERROR_CLASSES).length} allowed classes`, () => {
+    const declared = files.flatMap((file) =>
+      [...(texts.get(file) ?? '').matchAll(/\bclass\s+(\w+)(?:<[^>{]*>)?\s+extends\s+([\w.]*Error)\b/g)]
+        .filter(([, , base]) => base !== 'MastraError')
+        .map(([, name, base]) => ({ key: `${file} ${name}`, base })),
+    );
+    const offenders = declared
+      .filter(({ key }) => !(key in ERROR_CLASSES))
+      .map(({ key, base }) => `${key} extends ${base}`);
+    const stale = Object.keys(ERROR_CLASSES).filter((key) => !declared.some((entry) => entry.key === key));
+    expect(
+      [...offenders, ...stale.map((key) => `${key}: listed but not declared`)],
+      'extend MastraError with an id from src/errors.ts (mcpErrorDefinition()), or list the class in ERROR_CLASSES with why',
+    ).toEqual([]);
   });
 });

@@ -71,7 +71,8 @@ export class WebhookHub implements RegistrationHost {
   }
 
   get settings(): MCPClientWebhookOptions {
-    if (!this.options) throw new Error('webhook settings are not configured');
+    if (!this.options)
+      throw mcpError(MCPErrorCode.EVENTS_WEBHOOK_NOT_CONFIGURED, 'webhook settings are not configured');
     return this.options;
   }
 

@@ -24,7 +24,7 @@
  */
 import { MastraError } from '@mastra/core/error';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { MCPErrorCategories, MCPErrorCode } from '../../errors.js';
+import { MCPErrorCode, mcpErrorDefinition } from '../../errors.js';
 import { findCause } from '../errors.js';
 
 const MAX_REDIRECTS = 5;
@@ -50,16 +50,15 @@ export class HostNotAllowedError extends MastraError {
     readonly host: string,
     stage: 'request' | 'response',
   ) {
-    super({
-      id: MCPErrorCode.CLIENT_HOST_NOT_ALLOWED,
-      domain: 'MCP',
-      category: MCPErrorCategories[MCPErrorCode.CLIENT_HOST_NOT_ALLOWED],
-      text:
+    super(
+      mcpErrorDefinition(
+        MCPErrorCode.CLIENT_HOST_NOT_ALLOWED,
         stage === 'request'
           ? `MCP server '${serverName}': host '${host}' is not in allowedHosts; the request was not sent`
           : `MCP server '${serverName}': the response came from host '${host}', which is not in allowedHosts; it was discarded`,
-      details: { server: serverName, host },
-    });
+        { server: serverName, host },
+      ),
+    );
   }
 }
 

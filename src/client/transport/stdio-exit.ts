@@ -6,6 +6,8 @@
  * Kept apart from the stdio transport (stdio.ts), which loads the SDK's stdio client on first use:
  * connection code checks these without loading it.
  */
+import { MastraError } from '@mastra/core/error';
+import { MCPErrorCode, mcpErrorDefinition } from '../../errors.js';
 import { printedError } from '../../shared/printed-error.js';
 
 /** What the stdio transport records about its child's end. */
@@ -19,16 +21,17 @@ export interface ExitReport {
 }
 
 /**
- * A stdio server's process ended on its own during a connect; the handshake's error is the cause.
- * `crashed`: it printed an uncaught error, so starting it again (the legacy fallback) would too.
+ * A stdio server's process ended on its own during a connect (MCP_CLIENT_STDIO_SERVER_EXITED); the
+ * handshake's error is the cause. `crashed`: it printed an uncaught error, so starting it again
+ * (the legacy fallback) would too. A class so the connection tells it apart by type.
  */
-export class StdioExitError extends Error {
+export class StdioExitError extends MastraError {
   constructor(
     message: string,
     options: { cause: unknown },
     readonly crashed: boolean,
   ) {
-    super(message, options);
+    super(mcpErrorDefinition(MCPErrorCode.CLIENT_STDIO_SERVER_EXITED, message, { crashed }), options.cause);
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { MCPErrorCode, mcpError } from '../../errors.js';
+import { asError, MCPErrorCode, mcpError } from '../../errors.js';
 import { type OAuthAnswer, type OAuthProtection, oauthProtection } from '../auth/oauth-middleware.js';
 import type { MCPServerHttpConfig } from '../types.js';
 import { CorsPolicy, corsOnWeb } from './cors.js';
@@ -91,7 +91,7 @@ export function webHandler(
         return endpoint.handleWeb(request, endpointOptions, auth);
       });
     } catch (error) {
-      onerror(error instanceof Error ? error : new Error(String(error)));
+      onerror(asError(error));
       return jsonRpcErrorResponse(500, -32603, 'Internal error');
     }
   };

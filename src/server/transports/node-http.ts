@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { asError } from '../../errors.js';
 import { echoableId } from '../error-echo.js';
 import { DEFAULT_LIMITS, type ResolvedLimits } from '../limits.js';
 
@@ -334,7 +335,7 @@ export async function answeringFailures(
   try {
     await work();
   } catch (error) {
-    onerror(error instanceof Error ? error : new Error(String(error)));
+    onerror(asError(error));
     sendJsonRpcError(res, 500, -32603, 'Internal error');
   }
 }

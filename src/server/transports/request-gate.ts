@@ -21,6 +21,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { asError } from '../../errors.js';
 
 /** Told when the gate turns busy (a request admitted while none were) and idle again. */
 export interface GateActivity {
@@ -157,7 +158,7 @@ export class RequestGate implements Transport {
       message: `Request ${JSON.stringify(id)} was not run: its HTTP request closed while it waited for one of limits.maxConcurrentRequests (${this.limit}) slots`,
     };
     this.inner.send({ jsonrpc: '2.0', id, error }).catch((reason: unknown) => {
-      this.onerror?.(reason instanceof Error ? reason : new Error(String(reason)));
+      this.onerror?.(asError(reason));
     });
   }
 

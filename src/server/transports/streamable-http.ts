@@ -20,6 +20,7 @@ import {
   specTypeSchemas,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { asError } from '../../errors.js';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
@@ -216,7 +217,7 @@ export class StreamableHttpEndpoint {
       exchange.legacy = await isLegacyRequest(request, body);
       return exchange.legacy ? await this.respondLegacy(exchange) : await this.respondModern(exchange);
     } catch (error) {
-      this.deps.onerror(error instanceof Error ? error : new Error(String(error)));
+      this.deps.onerror(asError(error));
       return jsonRpcErrorResponse(500, -32603, 'Internal error');
     }
   }

@@ -5,6 +5,7 @@
  * of right after the acknowledgement: that close is held back while tasks are followed, and sent
  * (with the SDK's own `_meta`) when the stream ends because the server closes.
  */
+import { asError } from '../../errors.js';
 import { SUBSCRIPTION_ID_META_KEY } from '../../shared/events-wire.js';
 import { type TaskListenHost, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
@@ -60,7 +61,7 @@ export class TaskListenStreams {
       try {
         controller.enqueue(encoder.encode(`${frame}\n\n`));
       } catch (error) {
-        this.onerror(error instanceof Error ? error : new Error(String(error)));
+        this.onerror(asError(error));
       }
     };
     const writeMessage = (message: unknown) => write(`event: message\ndata: ${JSON.stringify(message)}`);

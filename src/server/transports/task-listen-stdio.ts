@@ -7,6 +7,7 @@
  * graceful close when the server closes), or the connection closes.
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { asError } from '../../errors.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
@@ -104,6 +105,6 @@ export class TaskListenWire implements Transport {
   }
 
   private report(error: unknown): void {
-    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    this.onerror?.(asError(error));
   }
 }
