@@ -82,8 +82,12 @@ function entryInfo(entry: ToolEntry): ToolInfo {
 }
 
 export class MCPServer extends MCPServerBase {
-  /** Assigned by `convertTools()`, which the base constructor calls before our fields exist. */
-  declare private registry: ToolRegistry;
+  /**
+   * The published tools: built once from the config, changed only by `toolActions`. What
+   * MCPServerBase and Mastra read of them (`originalTools`, `convertedTools`) is derived from it
+   * in `publishTools()`.
+   */
+  private readonly registry: ToolRegistry;
   private readonly connections: Connections;
   private readonly suspended: SuspendedCalls;
   private readonly host: ProtocolHost;
@@ -153,6 +157,11 @@ export class MCPServer extends MCPServerBase {
 
   constructor(config: MCPServerConfig) {
     super(checkServerConfig(config));
+    this.registry = new ToolRegistry(
+      { tools: config.tools, agents: config.agents, workflows: config.workflows },
+      () => this.logger,
+    );
+    this.publishTools();
     this.resourceOptions = config.resources;
     this.promptOptions = config.prompts;
     this.appResources = config.appResources;
@@ -270,18 +279,14 @@ export class MCPServer extends MCPServerBase {
       add: async (tools) => {
         const added = this.registry.add(tools);
         apps.warnUnserved(added, this.logger);
-        this.originalTools = { ...this.originalTools, ...tools };
-        this.convertedTools = this.coreTools();
+        this.publishTools();
         this.mastraTools.add(tools);
         await this.connections.toolsChanged();
       },
       remove: async (toolIds) => {
         const removed = this.registry.remove(toolIds);
         if (removed.length === 0) return;
-        const remaining = { ...this.originalTools };
-        for (const id of removed) delete remaining[id];
-        this.originalTools = remaining;
-        this.convertedTools = this.coreTools();
+        this.publishTools();
         this.mastraTools.remove(removed);
         await this.connections.toolsChanged();
       },
@@ -294,17 +299,24 @@ export class MCPServer extends MCPServerBase {
    * toolActions keep it in step, see mastra-tools.ts), then the base class registers the rest.
    */
   override __registerMastra(mastra: Mastra): void {
-    this.mastraTools.attach(mastra, this.originalTools);
+    this.mastraTools.attach(mastra, this.registry.explicitTools());
     super.__registerMastra(mastra);
   }
 
-  convertTools(
-    tools: ToolsInput,
-    agents?: MCPServerConfig['agents'],
-    workflows?: MCPServerConfig['workflows'],
-  ): Record<string, InternalCoreTool> {
-    this.registry = new ToolRegistry({ tools, agents, workflows }, () => this.logger);
-    return this.coreTools();
+  /**
+   * MCPServerBase asks for `convertedTools` here: in its constructor, before this class's fields
+   * exist (nothing yet: ours publishes them), and on registration with a Mastra instance (the
+   * registry as it is then, `toolActions` included). It converts nothing of its arguments: the
+   * registry owns the tools.
+   */
+  convertTools(): Record<string, InternalCoreTool> {
+    return Object.hasOwn(this, 'registry') ? this.coreTools() : {};
+  }
+
+  /** The one place MCPServerBase's view of the tools is written: after every registry change. */
+  private publishTools(): void {
+    this.originalTools = this.registry.explicitTools() as ToolsInput;
+    this.convertedTools = this.coreTools();
   }
 
   /** The registry as Mastra's `InternalCoreTool`s, for a Mastra instance that lists server tools. */
