@@ -15,7 +15,7 @@ import {
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool } from '@mastra/core/tools';
-import type { ElicitResult, LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { AppResourceSet } from './app-resources.js';
@@ -55,22 +55,19 @@ import { listenHttp } from './transports/listener.js';
 import { sendJsonRpcError } from './transports/node-http.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { loadTrackedStdio, type StdioServing } from './transports/stdio.js';
-import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
-import type {
-  AppResources,
-  ElicitationRequest,
-  MCPServerConfig,
-  MCPServerListener,
-  MCPServerListenOptions,
-} from './types.js';
+import { StreamableHttpEndpoint } from './transports/streamable-http.js';
+import type { AppResources, MCPServerConfig, MCPServerListener, MCPServerListenOptions } from './types.js';
 
 /**
- * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the MCPServer reference shows.
- * Both take `allowedHosts`/`allowedOrigins` (DNS-rebinding protection, as every HTTP transport).
+ * Each server's Hono SSE endpoint, for src/compat (startHonoSSE() on Node `req`/`res`): kept
+ * beside the class rather than as a member, so it is not part of its public declaration.
  */
-export type MCPServerHonoSSEStartOptions =
-  | (MCPServerHonoSSEOptions & HostGuardOptions)
-  | (SseOptions & { context?: undefined });
+const honoSseEndpoints = new WeakMap<MCPServerCore, () => Promise<HonoSseEndpoint>>();
+
+/** The server's Hono SSE endpoint, built (and Hono loaded) by the first call. */
+export function honoSseEndpointOf(server: MCPServerCore): Promise<HonoSseEndpoint> {
+  return (honoSseEndpoints.get(server) as () => Promise<HonoSseEndpoint>)();
+}
 
 /** `agent` or `workflow` for an `ask_`/`run_` tool, as Mastra's MCP tool type; none for other tools. */
 function toolTypeOf(entry: ToolEntry) {
@@ -81,7 +78,11 @@ function entryInfo(entry: ToolEntry): ToolInfo {
   return toolInfo(entry.definition, toolTypeOf(entry));
 }
 
-export class MCPServer extends MCPServerBase {
+/**
+ * MCPServer without the shapes kept only for older reference pages (src/compat/server.ts adds
+ * them; the public MCPServer is that class).
+ */
+export class MCPServerCore extends MCPServerBase {
   /**
    * The published tools: built once from the config, changed only by `toolActions`. What
    * MCPServerBase and Mastra read of them (`originalTools`, `convertedTools`) is derived from it
@@ -127,15 +128,6 @@ export class MCPServer extends MCPServerBase {
   readonly events: MCPServerEvents;
   /** Prompt change notifications. */
   readonly prompts: { notifyListChanged: () => Promise<void> };
-  /**
-   * Named in the v1 MCPClient reference's elicitation walkthrough ("the server tool calls
-   * `server.elicitation.sendRequest()`"). An elicitation is a request to the one client whose
-   * tool call is running, over that call's session (and, on 2026-07-28, inside that call's
-   * result), and a server object serves many sessions and calls at once: only the tool's own
-   * `context.mcp.elicitation.sendRequest()` knows which. Called here, it rejects with
-   * `MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT`, which says so.
-   */
-  readonly elicitation: { sendRequest: (request: ElicitationRequest) => Promise<ElicitResult> };
   /**
    * The web-standard handler: MCP over Streamable HTTP (both protocol eras, sessions, streams,
    * tasks) at the `http` option's `path` (default `/mcp`), with its `cors` and `oauth`, the host
@@ -260,21 +252,13 @@ export class MCPServer extends MCPServerBase {
       });
       return honoSse;
     };
+    honoSseEndpoints.set(this, this.loadHonoSse);
 
     this.resources = {
       notifyUpdated: ({ uri }) => this.connections.resourceUpdated(uri),
       notifyListChanged: () => this.connections.resourcesChanged(),
     };
     this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
-    this.elicitation = {
-      sendRequest: async () => {
-        throw mcpError(
-          MCPErrorCode.SERVER_ELICITATION_NEEDS_TOOL_CONTEXT,
-          `MCP server '${this.id}': server.elicitation.sendRequest() cannot know which client to ask, since an elicitation belongs to the tool call in progress. Call context.mcp.elicitation.sendRequest() from the tool's execute(tool input, context) instead`,
-          { serverId: this.id },
-        );
-      },
-    };
     this.toolActions = {
       add: async (tools) => {
         const added = this.registry.add(tools);
@@ -431,25 +415,25 @@ export class MCPServer extends MCPServerBase {
   }
 
   /**
-   * Serves the legacy HTTP+SSE transport through Hono. Inside a Hono route pass `context` and
-   * return the Response; on Node pass `req`/`res` and the response is written for you. Either
-   * way foreign `Host`/`Origin` headers get 403 (`allowedHosts`/`allowedOrigins` widen that), and
+   * Serves the legacy HTTP+SSE transport inside a Hono route: pass `context`, return the Response.
+   * Foreign `Host`/`Origin` headers get 403 (`allowedHosts`/`allowedOrigins` widen that), and
    * message bodies are bounded by `limits`.
    */
-  override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
+  override async startHonoSSE(
+    options: MCPServerHonoSSEOptions & HostGuardOptions,
+  ): Promise<Response | undefined> {
     const { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection } = options;
-    const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection };
     const honoSse = await this.loadHonoSse();
-    if (options.context) {
-      return honoSse.handle({
-        ...common,
-        context: options.context as HonoSSETransportOptions['context'],
-        authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
-      });
-    }
-    const { req, res } = options;
-    await honoSse.handleNode({ ...common, req, res, authInfo: (req as AuthenticatedRequest).auth });
-    return undefined;
+    return honoSse.handle({
+      url,
+      ssePath,
+      messagePath,
+      allowedHosts,
+      allowedOrigins,
+      enableDnsRebindingProtection,
+      context: options.context as HonoSSETransportOptions['context'],
+      authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
+    });
   }
 
   async close(): Promise<void> {
