@@ -290,10 +290,14 @@ export class MCPServerCore extends MCPServerBase {
   /**
    * MCPServerBase asks for `convertedTools` here: in its constructor, before this class's fields
    * exist (nothing yet: ours publishes them), and on registration with a Mastra instance (the
-   * registry as it is then, `toolActions` included). It converts nothing of its arguments: the
-   * registry owns the tools.
+   * registry as it is then, `toolActions` included). Its arguments (the base class's config) are
+   * not converted: the registry owns the tools.
    */
-  convertTools(): Record<string, InternalCoreTool> {
+  convertTools(
+    _tools: ToolsInput,
+    _agents?: MCPServerConfig['agents'],
+    _workflows?: MCPServerConfig['workflows'],
+  ): Record<string, InternalCoreTool> {
     return Object.hasOwn(this, 'registry') ? this.coreTools() : {};
   }
 
