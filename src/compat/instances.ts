@@ -1,7 +1,7 @@
 /**
- * The v1 MCPClient reference's instance management, for src/compat/client.ts: a configuration with an `id` maps to one live MCPClient (same
- * configuration: the same object; another configuration: it replaces the old one); two live
- * clients without an `id` may not share a configuration. `disconnect()` frees the slot.
+ * MCPClient's instance cache (compat/client.ts): a configuration with an `id` maps to one live
+ * client (same configuration: the same object; another configuration: it replaces the old one);
+ * two live clients without an `id` may not share a configuration. `disconnect()` frees the slot.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { MCPClientOptions } from '../client/types.js';
