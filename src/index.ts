@@ -17,7 +17,6 @@ export {
   type SimpleTokenProviderOptions,
 } from './client/auth/simple-token-provider.js';
 export { InMemoryOAuthStorage, type OAuthStorage } from './client/auth/storage.js';
-export { MCPClient } from './client/client.js';
 export type {
   MCPClientConfigOptions,
   MCPConfig,
@@ -58,7 +57,6 @@ export type {
   MCPTypedTool,
 } from './client/typed.js';
 export type {
-  ElicitationHandler,
   FanOutErrors,
   HttpServerDefinition,
   LogHandler,
@@ -66,13 +64,11 @@ export type {
   MastraFetchLike,
   MastraMCPServerDefinition,
   MCPClientCapabilities,
-  MCPClientElicitation,
   MCPClientOptions,
   MCPClientProgress,
   MCPClientPrompts,
   MCPClientResources,
   MCPClientTools,
-  MCPElicitationRequest,
   MCPErrorDetail,
   MCPErrorDetailCode,
   MCPEventSourceInit,
@@ -95,6 +91,14 @@ export type {
   StdioServerDefinition,
   WithErrorsOptions,
 } from './client/types.js';
+export {
+  type ElicitationHandler,
+  MCPClient,
+  type MCPClientElicitation,
+  type MCPElicitationRequest,
+  MCPServer,
+  type MCPServerHonoSSEStartOptions,
+} from './compat/index.js';
 export { MCPErrorCategories, type MCPErrorCategory, MCPErrorCode } from './errors.js';
 export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from './server/app-resources.js';
 export {
@@ -157,7 +161,6 @@ export {
   type RequestStateKey,
   requestStateInstance,
 } from './server/request-state.js';
-export { MCPServer, type MCPServerHonoSSEStartOptions } from './server/server.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export { InMemoryMCPTaskStore, type InMemoryMCPTaskStoreOptions } from './server/tasks/memory-store.js';
 export type {

@@ -485,7 +485,26 @@ interface LogMessage {
     serverName: string;
     details?: Record<string, unknown>;
 }
-declare class MCPClient<TServers = never> {
+declare class MCPClient<TServers = never> extends MCPClientCore<TServers> {
+    readonly elicitation: MCPClientElicitation;
+    constructor(options: MCPClientOptions<NoInfer<TServers>>);
+    static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClient<TServers>>;
+    disconnect(): Promise<void>;
+}
+interface MCPClientCapabilities {
+    elicitation?: {
+        form?: Record<string, unknown>;
+        url?: Record<string, unknown>;
+    };
+    extensions?: Record<string, unknown>;
+}
+interface MCPClientConfigOptions<TServers = never> extends Omit<MCPClientOptions<TServers>, 'servers'> {
+    servers?: Record<string, MCPServerConfigOverrides>;
+    inputs?: Record<string, string> | ((input: MCPConfigInput) => string | undefined | Promise<string | undefined>);
+    environment?: Record<string, string | undefined>;
+    workspaceFolder?: string;
+}
+declare class MCPClientCore<TServers = never> {
     readonly options: MCPClientOptions<TServers>;
     readonly typegen: Readonly<{
         outFile: string;
@@ -500,10 +519,9 @@ declare class MCPClient<TServers = never> {
     readonly tools: MCPClientTools;
     readonly progress: MCPClientProgress;
     readonly tasks: MCPClientTasks;
-    readonly elicitation: MCPClientElicitation;
     readonly events: MCPClientEvents;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
-    static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClient<TServers>>;
+    static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClientCore<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
     [MCP_CLIENT_SKIPPED_TOOLS](): Record<string, Record<string, ToolSchemaOverBudget>>;
     [MCP_CLIENT_SERVER_ERAS](): Record<string, 'modern' | 'legacy' | undefined>;
@@ -542,19 +560,6 @@ declare class MCPClient<TServers = never> {
     cancelAuthentication(serverName: string): Promise<boolean>;
     reconnectServer(serverName: string): Promise<void>;
     disconnect(): Promise<void>;
-}
-interface MCPClientCapabilities {
-    elicitation?: {
-        form?: Record<string, unknown>;
-        url?: Record<string, unknown>;
-    };
-    extensions?: Record<string, unknown>;
-}
-interface MCPClientConfigOptions<TServers = never> extends Omit<MCPClientOptions<TServers>, 'servers'> {
-    servers?: Record<string, MCPServerConfigOverrides>;
-    inputs?: Record<string, string> | ((input: MCPConfigInput) => string | undefined | Promise<string | undefined>);
-    environment?: Record<string, string | undefined>;
-    workspaceFolder?: string;
 }
 interface MCPClientElicitation {
     onRequest(serverName: string, handler: ElicitationHandler): Promise<void>;
@@ -822,7 +827,7 @@ declare class MCPEventsSignalProvider extends SignalProvider<string> {
     private report;
 }
 interface MCPEventsSignalProviderOptions {
-    client: Pick<MCPClient, 'events'>;
+    client: Pick<MCPClientCore, 'events'>;
     id?: string;
     name?: string;
     cursorStore?: MCPEventCursorStore;
@@ -925,86 +930,12 @@ interface MCPResourceTemplatesWithErrors extends FanOutErrors {
 interface MCPResourcesWithErrors extends FanOutErrors {
     resources: Record<string, Resource[]>;
 }
-declare class MCPServer extends MCPServerBase {
-    private registry;
-    private readonly connections;
-    private readonly suspended;
-    private readonly host;
-    private readonly http;
-    private readonly sse;
-    private honoSse;
-    private readonly loadHonoSse;
-    private readonly resourceHandlers;
-    private stdio;
-    private readonly httpConfig;
-    private readonly listeners;
-    private readonly misconfigurations;
-    private readonly eventsService;
-    private readonly tasksService;
-    private readonly mastraTools;
-    readonly resourceOptions: MCPServerConfig['resources'];
-    readonly promptOptions: MCPServerConfig['prompts'];
-    readonly appResources: AppResources | undefined;
-    readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
-    readonly limits: Required<MCPServerLimits>;
-    readonly fga: MCPServerConfig['fga'];
-    readonly resources: {
-        notifyUpdated: ({ uri }: {
-            uri: string;
-        }) => Promise<void>;
-        notifyListChanged: () => Promise<void>;
-    };
-    readonly events: MCPServerEvents;
-    readonly prompts: {
-        notifyListChanged: () => Promise<void>;
-    };
+declare class MCPServer extends MCPServerCore {
     readonly elicitation: {
         sendRequest: (request: ElicitationRequest) => Promise<ElicitResult>;
     };
-    readonly fetch: (request: Request) => Promise<Response>;
-    readonly toolActions: {
-        add: (tools: ToolsInput) => Promise<void>;
-        remove: (toolIds: string[]) => Promise<void>;
-        notifyListChanged: () => Promise<void>;
-    };
     constructor(config: MCPServerConfig);
-    __registerMastra(mastra: Mastra): void;
-    convertTools(tools: ToolsInput, agents?: MCPServerConfig['agents'], workflows?: MCPServerConfig['workflows']): Record<string, InternalCoreTool>;
-    private coreTools;
-    private createInstance;
-    startStdio(): Promise<void>;
-    startHTTP(options: MCPServerHTTPOptions & {
-        cors?: MCPServerCorsOptions;
-    }): Promise<void>;
-    private logMisconfiguration;
-    listen(options: MCPServerListenOptions): Promise<MCPServerListener>;
-    startSSE(options: SseOptions): Promise<void>;
     startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined>;
-    close(): Promise<void>;
-    getStdioTransport(): StdioServerTransport | undefined;
-    getSseTransport(): _$_modelcontextprotocol_server_legacy_sse0.SSEServerTransport | undefined;
-    getSseHonoTransport(): SSETransport | undefined;
-    getStreamableHTTPTransport(): _$_modelcontextprotocol_server0.WebStandardStreamableHTTPServerTransport | undefined;
-    sendLoggingMessage(params: {
-        level: LoggingLevel;
-        data: unknown;
-        logger?: string;
-    }): Promise<void>;
-    getServerInfo(): ServerInfo;
-    getServerDetail(): ServerDetailInfo;
-    getToolListInfo(): {
-        tools: ToolInfo[];
-    };
-    getToolInfo(toolName: string): ToolInfo | undefined;
-    executeTool(toolId: string, args: unknown, executionContext?: {
-        messages?: unknown[];
-        toolCallId?: string;
-        requestContext?: RequestContext;
-    }): Promise<unknown>;
-    listResources(): Promise<{
-        resources: Resource[];
-    }>;
-    readResource(uri: string): Promise<ReadResourceResult>;
 }
 type MCPServerBusEvent = {
     kind: 'tools_list_changed';
@@ -1044,6 +975,85 @@ interface MCPServerConfig extends MCPServerConfig {
     http?: MCPServerHttpConfig;
 }
 type MCPServerConfigOverrides = Partial<StdioServerDefinition> | Partial<HttpServerDefinition>;
+declare class MCPServerCore extends MCPServerBase {
+    private readonly registry;
+    private readonly connections;
+    private readonly suspended;
+    private readonly host;
+    private readonly http;
+    private readonly sse;
+    private honoSse;
+    private readonly loadHonoSse;
+    private readonly resourceHandlers;
+    private stdio;
+    private readonly httpConfig;
+    private readonly listeners;
+    private readonly misconfigurations;
+    private readonly eventsService;
+    private readonly tasksService;
+    private readonly mastraTools;
+    readonly resourceOptions: MCPServerConfig['resources'];
+    readonly promptOptions: MCPServerConfig['prompts'];
+    readonly appResources: AppResources | undefined;
+    readonly mapAuthInfoToUser: MCPServerConfig['mapAuthInfoToUser'];
+    readonly limits: Required<MCPServerLimits>;
+    readonly fga: MCPServerConfig['fga'];
+    readonly resources: {
+        notifyUpdated: ({ uri }: {
+            uri: string;
+        }) => Promise<void>;
+        notifyListChanged: () => Promise<void>;
+    };
+    readonly events: MCPServerEvents;
+    readonly prompts: {
+        notifyListChanged: () => Promise<void>;
+    };
+    readonly fetch: (request: Request) => Promise<Response>;
+    readonly toolActions: {
+        add: (tools: ToolsInput) => Promise<void>;
+        remove: (toolIds: string[]) => Promise<void>;
+        notifyListChanged: () => Promise<void>;
+    };
+    constructor(config: MCPServerConfig);
+    __registerMastra(mastra: Mastra): void;
+    convertTools(_tools: ToolsInput, _agents?: MCPServerConfig['agents'], _workflows?: MCPServerConfig['workflows']): Record<string, InternalCoreTool>;
+    private publishTools;
+    private coreTools;
+    private createInstance;
+    startStdio(): Promise<void>;
+    startHTTP(options: MCPServerHTTPOptions & {
+        cors?: MCPServerCorsOptions;
+    }): Promise<void>;
+    private logMisconfiguration;
+    listen(options: MCPServerListenOptions): Promise<MCPServerListener>;
+    startSSE(options: SseOptions): Promise<void>;
+    startHonoSSE(options: MCPServerHonoSSEOptions & HostGuardOptions): Promise<Response | undefined>;
+    close(): Promise<void>;
+    getStdioTransport(): StdioServerTransport | undefined;
+    getSseTransport(): _$_modelcontextprotocol_server_legacy_sse0.SSEServerTransport | undefined;
+    getSseHonoTransport(): SSETransport | undefined;
+    getStreamableHTTPTransport(): _$_modelcontextprotocol_server0.WebStandardStreamableHTTPServerTransport | undefined;
+    sendLoggingMessage(params: {
+        level: LoggingLevel;
+        data: unknown;
+        logger?: string;
+    }): Promise<void>;
+    getServerInfo(): ServerInfo;
+    getServerDetail(): ServerDetailInfo;
+    getToolListInfo(): {
+        tools: ToolInfo[];
+    };
+    getToolInfo(toolName: string): ToolInfo | undefined;
+    executeTool(toolId: string, args: unknown, executionContext?: {
+        messages?: unknown[];
+        toolCallId?: string;
+        requestContext?: RequestContext;
+    }): Promise<unknown>;
+    listResources(): Promise<{
+        resources: Resource[];
+    }>;
+    readResource(uri: string): Promise<ReadResourceResult>;
+}
 interface MCPServerCorsOptions {
     origins: string[];
 }

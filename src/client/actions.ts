@@ -1,5 +1,5 @@
 /**
- * The `resources`, `prompts`, `tools`, `progress` and `elicitation` properties of MCPClient:
+ * The `resources`, `prompts`, `tools` and `progress` properties of MCPClient:
  * thin per-server operations over ServerConnection, fan-outs for the listings, and handler
  * registration that survives reconnects.
  */
@@ -9,7 +9,6 @@ import type { ServerConnection } from './connection.js';
 import { type FanOutResult, fanOut } from './fan-out.js';
 import { listVersionedPrompts } from './prompt-listing.js';
 import type {
-  MCPClientElicitation,
   MCPClientProgress,
   MCPClientPrompts,
   MCPClientResources,
@@ -232,31 +231,6 @@ export function progressActions(lookup: ConnectionLookup): MCPClientProgress {
   return {
     onUpdate: async (serverName, handler) => {
       lookup.get(serverName).handlers.progress.add(handler);
-    },
-  };
-}
-
-/**
- * `elicitation.onRequest()` (v1 MCPClient reference): the handler becomes the server's input
- * request handler, called with the form request's fields flattened as that reference documents.
- */
-export function elicitationActions(lookup: ConnectionLookup): MCPClientElicitation {
-  return {
-    onRequest: async (serverName, handler) => {
-      const connection = lookup.get(serverName);
-      const hadHandler = connection.inputRequests !== undefined;
-      connection.inputRequests = ({ key, params, signal }) => {
-        // Only form support is declared for such a handler, so a URL request breaks the contract.
-        if (params.mode === 'url')
-          throw mcpError(
-            MCPErrorCode.CLIENT_INPUT_REQUEST_UNSUPPORTED,
-            `MCP server '${serverName}' sent a URL-mode input request, but handlers set with elicitation.onRequest() answer form requests only: configure the server's inputRequests option to answer URL requests`,
-            { server: serverName, mode: 'url' },
-          );
-        return handler({ ...params, serverName, key, signal });
-      };
-      // The capability is declared at connect: a live connection without it must reconnect.
-      if (!hadHandler && connection.connected) await connection.reconnect();
     },
   };
 }

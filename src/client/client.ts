@@ -7,7 +7,7 @@ import { ConsoleLogger, type IMastraLogger, LogLevel } from '@mastra/core/logger
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import {
-  elicitationActions,
+  type ConnectionLookup,
   progressActions,
   promptActions,
   resourceActions,
@@ -20,7 +20,6 @@ import { DEFAULT_TIMEOUT_MS, ServerConnection } from './connection.js';
 import { legacyMessage, messageOf } from './errors.js';
 import { closeEvents, eventActions, type MCPClientEvents } from './events/event-actions.js';
 import { fanOut } from './fan-out.js';
-import { claimInstance, releaseInstance } from './instances.js';
 import { checkClientOptions } from './options.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
 import { type MCPClientServerProxy, proxyOpener } from './server-proxies.js';
@@ -40,7 +39,6 @@ import type { MCPTool, MCPToolMap, MCPToolsetMap } from './typed.js';
 import type {
   LogMessage,
   MastraMCPServerDefinition,
-  MCPClientElicitation,
   MCPClientOptions,
   MCPClientProgress,
   MCPClientPrompts,
@@ -69,7 +67,22 @@ export const MCP_CLIENT_SKIPPED_TOOLS = Symbol.for('mastra-mcp.skippedTools');
 /** The era each server negotiated (read by `mastra-mcp generate`: 2025 output envelopes, output-envelope.ts). */
 export const MCP_CLIENT_SERVER_ERAS = Symbol.for('mastra-mcp.serverEras');
 
-export class MCPClient<TServers = never> {
+/**
+ * Each client's connections by server name, for src/compat (elicitation.onRequest): kept beside
+ * the class rather than as a member, so they are not part of its public declaration.
+ */
+const lookups = new WeakMap<MCPClientCore<unknown>, ConnectionLookup>();
+
+/** The client's connections by server name. */
+export function connectionLookup(client: MCPClientCore<unknown>): ConnectionLookup {
+  return lookups.get(client) as ConnectionLookup;
+}
+
+/**
+ * MCPClient without the shapes kept only for older reference pages (src/compat/client.ts adds
+ * them; the public MCPClient is that class).
+ */
+export class MCPClientCore<TServers = never> {
   readonly options: MCPClientOptions<TServers>;
   /** `typegen` as given at construction (frozen); read by `mastra-mcp generate`. */
   readonly typegen: Readonly<{ outFile: string }> | undefined;
@@ -87,7 +100,6 @@ export class MCPClient<TServers = never> {
   readonly progress!: MCPClientProgress;
   /** The Tasks extension (SEP-2663): start a tool call as a task, then get, update, cancel or wait for it by id. */
   readonly tasks!: MCPClientTasks;
-  readonly elicitation!: MCPClientElicitation;
   /** MCP Events (SEP-3415): list, subscribe, and the webhook receiver. */
   readonly events!: MCPClientEvents;
 
@@ -103,11 +115,6 @@ export class MCPClient<TServers = never> {
     }
     this.options = options;
     this.typegen = typegen ? Object.freeze({ outFile: typegen.outFile }) : undefined;
-    const claimed = claimInstance(this);
-    if (claimed !== this) {
-      // biome-ignore lint/correctness/noConstructorReturn: the documented instance cache returns the live client
-      return claimed;
-    }
     const separator = toolNameSeparator(options.toolNameSeparator);
     for (const [name, definition] of Object.entries(
       options.servers as Record<string, MastraMCPServerDefinition>,
@@ -138,15 +145,15 @@ export class MCPClient<TServers = never> {
         }),
       );
     }
-    const lookup = {
+    const lookup: ConnectionLookup = {
       names: () => [...this.connections.keys()],
       get: (name: string) => this.connection(name),
     };
+    lookups.set(this, lookup);
     this.resources = resourceActions(lookup);
     this.prompts = promptActions(lookup);
     this.tools = toolActions(lookup);
     this.progress = progressActions(lookup);
-    this.elicitation = elicitationActions(lookup);
     this.events = eventActions(lookup, options.webhook);
     this.tasks = taskActions(lookup);
   }
@@ -160,10 +167,11 @@ export class MCPClient<TServers = never> {
   static async fromConfig<TServers = never>(
     config: string | URL | MCPConfig,
     options: MCPClientConfigOptions<NoInfer<TServers>> = {},
-  ): Promise<MCPClient<TServers>> {
+  ): Promise<MCPClientCore<TServers>> {
     const { clientOptionsFromConfig } = await loadConfigFile();
     const { clientOptions, warnings } = await clientOptionsFromConfig(config, options);
-    const client = new MCPClient<TServers>(clientOptions as MCPClientOptions<NoInfer<TServers>>);
+    // `this`: the class it was called on (the public MCPClient, src/compat/client.ts).
+    const client = new this<TServers>(clientOptions as MCPClientOptions<NoInfer<TServers>>);
     for (const warning of warnings) client.logger.warn(warning);
     return client;
   }
@@ -532,14 +540,13 @@ export class MCPClient<TServers = never> {
   }
 
   /**
-   * Closes every transport and child process; the instance slot is freed. Bounded in every state
+   * Closes every transport and child process. Bounded in every state
    * (connecting, requests or an authorization pending, events open): event subscriptions end first
    * (webhook ones unsubscribe), given at most DISCONNECT_EVENTS_GRACE_MS before the connections
    * close under them; each connection's end is bounded by its transport (stdio: see
    * STDIO_EXIT_GRACE_MS).
    */
   async disconnect(): Promise<void> {
-    releaseInstance(this);
     unregisterFromProcessHooks(this);
     const events = closeEvents(this.events);
     const authorizations = [...this.authenticators.values()].map((authenticator) => authenticator.cancel());

@@ -315,26 +315,3 @@ export interface MCPClientTools {
 export interface MCPClientProgress {
   onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
 }
-
-/**
- * What an `elicitation.onRequest()` handler receives (the v1 MCPClient reference's
- * `ElicitationHandler` request): the form request's own fields (`message`, `requestedSchema`,
- * `_meta`), plus the server it came from, the request key and a signal that aborts when the
- * server or the call gives up.
- */
-export type MCPElicitationRequest = ElicitRequestFormParams & {
-  serverName: string;
-  key: string;
-  signal: AbortSignal;
-};
-
-/** The v1 MCPClient reference's `ElicitationHandler`: answers one form request from a server. */
-export type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
-
-/**
- * `mcpClient.elicitation` (v1 MCPClient reference): sets a server's handler for form requests.
- * The v2 equivalent is the server definition's `inputRequests`, which also answers URL requests.
- */
-export interface MCPClientElicitation {
-  onRequest(serverName: string, handler: ElicitationHandler): Promise<void>;
-}

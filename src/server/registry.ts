@@ -75,6 +75,13 @@ export class ToolRegistry {
     return removed;
   }
 
+  /** The explicit tools as given, by name (what MCPServerBase and the Mastra registry know as its tools). */
+  explicitTools(): Record<string, unknown> {
+    const tools: Record<string, unknown> = {};
+    for (const entry of this.entries.values()) if (entry.kind === 'tool') tools[entry.name] = entry.source;
+    return tools;
+  }
+
   list(): WireTool[] {
     this.listCache ??= [...this.entries.values()].map((entry) => entry.definition);
     return this.listCache;

@@ -15,7 +15,7 @@ import {
 } from '@mastra/core/mcp';
 import { RequestContext } from '@mastra/core/request-context';
 import type { InternalCoreTool } from '@mastra/core/tools';
-import type { ElicitResult, LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { AppResourceSet } from './app-resources.js';
@@ -54,22 +54,19 @@ import { listenHttp } from './transports/listener.js';
 import { sendJsonRpcError } from './transports/node-http.js';
 import { SseEndpoint, type SseOptions } from './transports/sse.js';
 import { loadTrackedStdio, type StdioServing } from './transports/stdio.js';
-import { type AuthenticatedRequest, StreamableHttpEndpoint } from './transports/streamable-http.js';
-import type {
-  AppResources,
-  ElicitationRequest,
-  MCPServerConfig,
-  MCPServerListener,
-  MCPServerListenOptions,
-} from './types.js';
+import { StreamableHttpEndpoint } from './transports/streamable-http.js';
+import type { AppResources, MCPServerConfig, MCPServerListener, MCPServerListenOptions } from './types.js';
 
 /**
- * `startHonoSSE()` runs inside a Hono route (`context`) or on Node `req`/`res` as the MCPServer reference shows.
- * Both take `allowedHosts`/`allowedOrigins` (DNS-rebinding protection, as every HTTP transport).
+ * Each server's Hono SSE endpoint, for src/compat (startHonoSSE() on Node `req`/`res`): kept
+ * beside the class rather than as a member, so it is not part of its public declaration.
  */
-export type MCPServerHonoSSEStartOptions =
-  | (MCPServerHonoSSEOptions & HostGuardOptions)
-  | (SseOptions & { context?: undefined });
+const honoSseEndpoints = new WeakMap<MCPServerCore, () => Promise<HonoSseEndpoint>>();
+
+/** The server's Hono SSE endpoint, built (and Hono loaded) by the first call. */
+export function honoSseEndpointOf(server: MCPServerCore): Promise<HonoSseEndpoint> {
+  return (honoSseEndpoints.get(server) as () => Promise<HonoSseEndpoint>)();
+}
 
 /** `agent` or `workflow` for an `ask_`/`run_` tool, as Mastra's MCP tool type; none for other tools. */
 function toolTypeOf(entry: ToolEntry) {
@@ -80,9 +77,17 @@ function entryInfo(entry: ToolEntry): ToolInfo {
   return toolInfo(entry.definition, toolTypeOf(entry));
 }
 
-export class MCPServer extends MCPServerBase {
-  /** Assigned by `convertTools()`, which the base constructor calls before our fields exist. */
-  declare private registry: ToolRegistry;
+/**
+ * MCPServer without the shapes kept only for older reference pages (src/compat/server.ts adds
+ * them; the public MCPServer is that class).
+ */
+export class MCPServerCore extends MCPServerBase {
+  /**
+   * The published tools: built once from the config, changed only by `toolActions`. What
+   * MCPServerBase and Mastra read of them (`originalTools`, `convertedTools`) is derived from it
+   * in `publishTools()`.
+   */
+  private readonly registry: ToolRegistry;
   private readonly connections: Connections;
   private readonly suspended: SuspendedCalls;
   private readonly host: ProtocolHost;
@@ -123,15 +128,6 @@ export class MCPServer extends MCPServerBase {
   /** Prompt change notifications. */
   readonly prompts: { notifyListChanged: () => Promise<void> };
   /**
-   * Named in the v1 MCPClient reference's elicitation walkthrough ("the server tool calls
-   * `server.elicitation.sendRequest()`"). An elicitation is a request to the one client whose
-   * tool call is running, over that call's session (and, on 2026-07-28, inside that call's
-   * result), and a server object serves many sessions and calls at once: only the tool's own
-   * `context.mcp.elicitation.sendRequest()` knows which. Called here, it rejects with
-   * `MCP_SERVER_ELICITATION_NEEDS_TOOL_CONTEXT`, which says so.
-   */
-  readonly elicitation: { sendRequest: (request: ElicitationRequest) => Promise<ElicitResult> };
-  /**
    * The web-standard handler: MCP over Streamable HTTP (both protocol eras, sessions, streams,
    * tasks) at the `http` option's `path` (default `/mcp`), with its `cors` and `oauth`, the host
    * guard and `limits`; any other path gets 404. It is a bound function that ignores arguments
@@ -152,6 +148,11 @@ export class MCPServer extends MCPServerBase {
 
   constructor(config: MCPServerConfig) {
     super(checkServerConfig(config));
+    this.registry = new ToolRegistry(
+      { tools: config.tools, agents: config.agents, workflows: config.workflows },
+      () => this.logger,
+    );
+    this.publishTools();
     this.resourceOptions = config.resources;
     this.promptOptions = config.prompts;
     this.appResources = config.appResources;
@@ -250,37 +251,25 @@ export class MCPServer extends MCPServerBase {
       });
       return honoSse;
     };
+    honoSseEndpoints.set(this, this.loadHonoSse);
 
     this.resources = {
       notifyUpdated: ({ uri }) => this.connections.resourceUpdated(uri),
       notifyListChanged: () => this.connections.resourcesChanged(),
     };
     this.prompts = { notifyListChanged: () => this.connections.promptsChanged() };
-    this.elicitation = {
-      sendRequest: async () => {
-        throw mcpError(
-          MCPErrorCode.SERVER_ELICITATION_NEEDS_TOOL_CONTEXT,
-          `MCP server '${this.id}': server.elicitation.sendRequest() cannot know which client to ask, since an elicitation belongs to the tool call in progress. Call context.mcp.elicitation.sendRequest() from the tool's execute(tool input, context) instead`,
-          { serverId: this.id },
-        );
-      },
-    };
     this.toolActions = {
       add: async (tools) => {
         const added = this.registry.add(tools);
         apps.warnUnserved(added, this.logger);
-        this.originalTools = { ...this.originalTools, ...tools };
-        this.convertedTools = this.coreTools();
+        this.publishTools();
         this.mastraTools.add(tools);
         await this.connections.toolsChanged();
       },
       remove: async (toolIds) => {
         const removed = this.registry.remove(toolIds);
         if (removed.length === 0) return;
-        const remaining = { ...this.originalTools };
-        for (const id of removed) delete remaining[id];
-        this.originalTools = remaining;
-        this.convertedTools = this.coreTools();
+        this.publishTools();
         this.mastraTools.remove(removed);
         await this.connections.toolsChanged();
       },
@@ -293,17 +282,28 @@ export class MCPServer extends MCPServerBase {
    * toolActions keep it in step, see mastra-tools.ts), then the base class registers the rest.
    */
   override __registerMastra(mastra: Mastra): void {
-    this.mastraTools.attach(mastra, this.originalTools);
+    this.mastraTools.attach(mastra, this.registry.explicitTools());
     super.__registerMastra(mastra);
   }
 
+  /**
+   * MCPServerBase asks for `convertedTools` here: in its constructor, before this class's fields
+   * exist (nothing yet: ours publishes them), and on registration with a Mastra instance (the
+   * registry as it is then, `toolActions` included). Its arguments (the base class's config) are
+   * not converted: the registry owns the tools.
+   */
   convertTools(
-    tools: ToolsInput,
-    agents?: MCPServerConfig['agents'],
-    workflows?: MCPServerConfig['workflows'],
+    _tools: ToolsInput,
+    _agents?: MCPServerConfig['agents'],
+    _workflows?: MCPServerConfig['workflows'],
   ): Record<string, InternalCoreTool> {
-    this.registry = new ToolRegistry({ tools, agents, workflows }, () => this.logger);
-    return this.coreTools();
+    return Object.hasOwn(this, 'registry') ? this.coreTools() : {};
+  }
+
+  /** The one place MCPServerBase's view of the tools is written: after every registry change. */
+  private publishTools(): void {
+    this.originalTools = this.registry.explicitTools() as ToolsInput;
+    this.convertedTools = this.coreTools();
   }
 
   /** The registry as Mastra's `InternalCoreTool`s, for a Mastra instance that lists server tools. */
@@ -418,25 +418,25 @@ export class MCPServer extends MCPServerBase {
   }
 
   /**
-   * Serves the legacy HTTP+SSE transport through Hono. Inside a Hono route pass `context` and
-   * return the Response; on Node pass `req`/`res` and the response is written for you. Either
-   * way foreign `Host`/`Origin` headers get 403 (`allowedHosts`/`allowedOrigins` widen that), and
+   * Serves the legacy HTTP+SSE transport inside a Hono route: pass `context`, return the Response.
+   * Foreign `Host`/`Origin` headers get 403 (`allowedHosts`/`allowedOrigins` widen that), and
    * message bodies are bounded by `limits`.
    */
-  override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
+  override async startHonoSSE(
+    options: MCPServerHonoSSEOptions & HostGuardOptions,
+  ): Promise<Response | undefined> {
     const { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection } = options;
-    const common = { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection };
     const honoSse = await this.loadHonoSse();
-    if (options.context) {
-      return honoSse.handle({
-        ...common,
-        context: options.context as HonoSSETransportOptions['context'],
-        authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
-      });
-    }
-    const { req, res } = options;
-    await honoSse.handleNode({ ...common, req, res, authInfo: (req as AuthenticatedRequest).auth });
-    return undefined;
+    return honoSse.handle({
+      url,
+      ssePath,
+      messagePath,
+      allowedHosts,
+      allowedOrigins,
+      enableDnsRebindingProtection,
+      context: options.context as HonoSSETransportOptions['context'],
+      authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
+    });
   }
 
   async close(): Promise<void> {

@@ -70,6 +70,20 @@ const FORBIDDEN: readonly { from: string; to: string; doors?: readonly string[];
     to,
     why: 'the generate command reads servers through MCPClient alone',
   })),
+  {
+    from: 'index.ts',
+    to: 'compat',
+    doors: ['compat/index.ts'],
+    why: 'the public entry takes the compat shims through their one door',
+  },
+  // Every part of src/ but the compat room itself and the public entry, which exports from its door.
+  ...readdirSync(src)
+    .filter((part) => part !== 'compat' && part !== 'index.ts')
+    .map((from) => ({
+      from,
+      to: 'compat',
+      why: 'src/compat wraps the core in the shapes older pages ask for; only src/index.ts exports them',
+    })),
   ...['client', 'server', 'proxy', 'redis', 'typegen'].flatMap((to) => [
     { from: 'shared', to, why: 'src/shared holds what the parts share, so it depends on none of them' },
     {

@@ -114,8 +114,32 @@ describe('an MCPServer registered on a Mastra instance', () => {
     await server.toolActions.remove(['weatherTool']);
     const mastra = new Mastra({ mcpServers: { early: server }, logger: false });
     expect(registryKeys(mastra)).toEqual(['search-tool']);
+    expect(Object.keys(server.tools())).toEqual(['searchTool']);
     await server.toolActions.remove(['searchTool']);
     expect(registryKeys(mastra)).toEqual([]);
+    expect(server.tools()).toEqual({});
+  });
+
+  it('keeps the tools it publishes through registration: a derived tool removed before it stays removed', async () => {
+    const helper = new Agent({
+      id: 'helper',
+      name: 'Helper',
+      description: 'Answers questions.',
+      instructions: 'Answer.',
+      model: toolCallingModel('weather-tool', { city: 'Paris' }),
+    });
+    const server = new MCPServer({
+      id: 'derived',
+      name: 'Derived',
+      version: '1.0.0',
+      tools: { weatherTool },
+      agents: { helper },
+    });
+    expect(Object.keys(server.tools())).toEqual(['weatherTool', 'ask_helper']);
+    await server.toolActions.remove(['ask_helper']);
+    new Mastra({ mcpServers: { derived: server }, logger: false });
+    expect(Object.keys(server.tools())).toEqual(['weatherTool']);
+    expect(server.getToolListInfo().tools.map((tool) => tool.name)).toEqual(['weatherTool']);
   });
 
   it("logs a failed bus publish to the Mastra instance's logger, set after the server was built", async () => {

@@ -29,7 +29,7 @@ import {
   required,
   string,
 } from '../../shared/options.js';
-import type { MCPClient } from '../client.js';
+import type { MCPClientCore } from '../client.js';
 import { messageOf } from '../errors.js';
 import { SUBSCRIBE_OPTIONS } from '../options.js';
 import { InMemoryMCPEventCursorStore, type MCPEventCursorStore } from './cursor-store.js';
@@ -56,7 +56,7 @@ export interface MCPEventsErrorInfo {
 
 export interface MCPEventsSignalProviderOptions {
   /** The client used to list and subscribe to events. */
-  client: Pick<MCPClient, 'events'>;
+  client: Pick<MCPClientCore, 'events'>;
   /** Provider id, used as the notification source. Default 'mcp-events'. */
   id?: string;
   /** Display name. Default 'MCP Events'. */

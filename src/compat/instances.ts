@@ -1,11 +1,11 @@
 /**
- * Instance management: a configuration with an `id` maps to one live MCPClient (same
- * configuration: the same object; another configuration: it replaces the old one); two live
- * clients without an `id` may not share a configuration. `disconnect()` frees the slot.
+ * MCPClient's instance cache (compat/client.ts): a configuration with an `id` maps to one live
+ * client (same configuration: the same object; another configuration: it replaces the old one);
+ * two live clients without an `id` may not share a configuration. `disconnect()` frees the slot.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { MCPClientOptions } from '../client/types.js';
 import { MCPErrorCode, mcpError } from '../errors.js';
-import type { MCPClientOptions } from './types.js';
 
 export interface ManagedClient {
   readonly options: MCPClientOptions;
@@ -35,15 +35,16 @@ function sameConfiguration(a: MCPClientOptions, b: MCPClientOptions): boolean {
   return sameValue(a, b);
 }
 
-/** Returns the client to use: an existing one, or `created` once registered. */
-export function claimInstance<T extends ManagedClient>(created: T): T {
-  const { options } = created;
+/**
+ * The live client `new MCPClient(options)` returns instead of building one: the one holding
+ * `options.id` with the same configuration. Without an `id`, a live client with the same
+ * configuration is an error. Asked before anything is built, so a cached return builds nothing.
+ */
+export function liveInstance(options: MCPClientOptions): ManagedClient | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
   if (options.id !== undefined) {
     const existing = byId.get(options.id);
-    if (existing && sameConfiguration(existing.options, options)) return existing as T;
-    if (existing) void existing.disconnect();
-    byId.set(options.id, created);
-    return created;
+    return existing && sameConfiguration(existing.options, options) ? existing : undefined;
   }
   for (const other of anonymous) {
     if (sameConfiguration(other.options, options)) {
@@ -54,8 +55,19 @@ export function claimInstance<T extends ManagedClient>(created: T): T {
       );
     }
   }
-  anonymous.add(created);
-  return created;
+  return undefined;
+}
+
+/** Registers a client just built (none was live for its options); a client its `id` held before is disconnected. */
+export function claimInstance(created: ManagedClient): void {
+  const { options } = created;
+  if (options.id === undefined) {
+    anonymous.add(created);
+    return;
+  }
+  const existing = byId.get(options.id);
+  if (existing) void existing.disconnect();
+  byId.set(options.id, created);
 }
 
 export function releaseInstance(client: ManagedClient): void {
