@@ -249,6 +249,6 @@ describe('TasksService: tasks/* through an in-process MCPServer', () => {
     expect(theirs.message).toBe(unknown.message.replaceAll('no-such-task', taskId));
     expect(await rejectionOf(bob.tasks.cancel('tasks', taskId))).toBeDefined();
     expect(await alice.tasks.get('tasks', taskId)).toMatchObject({ status: 'working' });
-    release.forEach((done) => done());
+    for (const done of release) done();
   });
 });
