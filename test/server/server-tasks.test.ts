@@ -327,6 +327,11 @@ describe('MCPServer tasks', () => {
   });
 
   it('asks first with input_required rounds, then becomes a task (inputBeforeTask)', async () => {
+    // Holds the run after its question until the test saw it become a task.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const greet = createTool({
       id: 'greet',
       description: 'Asks a name, then works',
@@ -336,7 +341,7 @@ describe('MCPServer tasks', () => {
           message: 'Name?',
           requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
         });
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await released;
         return `hello ${String(answer?.content?.name)}`;
       },
     });
@@ -374,6 +379,7 @@ describe('MCPServer tasks', () => {
     expect(round2.result).toMatchObject({ resultType: 'task', status: 'working' });
     expect(round2.result).not.toHaveProperty('requestState');
     const taskId = String(round2.result?.taskId);
+    release();
     const done = await eventually('the task to finish', async () => {
       const reply = replyOf<Reply>(
         await fetch(http.mcpUrl, modernRequest('tasks/get', { taskId }, { id: 3, capabilities: TASKS })),

@@ -3,7 +3,8 @@
  * SDK's `serveStdio` picks the era from the first message, and the one instance it pins is kept
  * in `connections` (so notifications reach it) until it closes.
  */
-import type { StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { lazyModule } from '../../shared/lazy-module.js';
 import type { Connections } from '../connections.js';
 import { boundErrorsSent } from '../error-echo.js';
@@ -29,28 +30,41 @@ export type ServeTrackedStdio = (
 ) => StdioServing;
 
 /**
+ * Serves one connection over `transport` through the SDK's `serveStdio`, the instance it pins
+ * tracked in `connections` until it closes. Stdio passes its own transport; the unit tests' in-process
+ * link (test/support/in-process.ts) passes one end of the SDK's in-memory pair.
+ */
+export function serveTracked(
+  serve: typeof serveStdio,
+  transport: Transport,
+  ...[createInstance, connections, onerror, tasks]: Parameters<ServeTrackedStdio>
+): StdioServerHandle {
+  // serveStdio answers some refusals itself (an unsupported protocol version), not through a Server.
+  const bounded = boundErrorsSent(transport);
+  const wire = tasks ? new TaskListenWire(bounded, tasks) : bounded;
+  return serve(
+    ({ era }) => {
+      const instance = createInstance(stdioProfile(era));
+      const untrack = connections.track({ ...instance, era });
+      const previous = instance.server.onclose;
+      instance.server.onclose = () => {
+        previous?.();
+        untrack();
+      };
+      return instance.server;
+    },
+    { legacy: 'serve', transport: wire, onerror },
+  );
+}
+
+/**
  * Loads the SDK's stdio server, then gives the function that starts serving: a caller checks that
  * it is not serving yet after the load, so two concurrent starts cannot both pass the check.
  */
 export async function loadTrackedStdio(): Promise<ServeTrackedStdio> {
   const { StdioServerTransport, serveStdio } = await loadStdio();
-  return (createInstance, connections, onerror, tasks) => {
-    // serveStdio answers some refusals itself (an unsupported protocol version), not through a Server.
-    const transport = boundErrorsSent(new StdioServerTransport());
-    const wire = tasks ? new TaskListenWire(transport, tasks) : transport;
-    const handle = serveStdio(
-      ({ era }) => {
-        const instance = createInstance(stdioProfile(era));
-        const untrack = connections.track({ ...instance, era });
-        const previous = instance.server.onclose;
-        instance.server.onclose = () => {
-          previous?.();
-          untrack();
-        };
-        return instance.server;
-      },
-      { legacy: 'serve', transport: wire, onerror },
-    );
-    return { handle, transport };
+  return (...serving) => {
+    const transport = new StdioServerTransport();
+    return { handle: serveTracked(serveStdio, transport, ...serving), transport };
   };
 }
