@@ -64,7 +64,7 @@ export class InProcessServer {
     const handle = serveTracked(
       serveStdio,
       serverEnd,
-      (era) => this.withPrincipal(internals.createInstance.call(this.server, era)),
+      (profile) => this.withPrincipal(internals.createInstance.call(this.server, profile)),
       internals.connections,
       (error) => this.errors.push(error),
       tasks,
