@@ -150,10 +150,22 @@ describe('tasks on Redis across instances', () => {
       const taskId = String(
         (await rpc(a, 'tools/call', { name: 'run_payment', arguments: { amount: 70 } })).result?.taskId,
       );
-      const before = await eventually('the question, read on the other instance', async () => {
-        const reply = await rpc(b, 'tasks/get', { taskId });
-        return reply.result?.status === 'input_required' && reply.result;
-      });
+      // Two instances and a workflow store starting beside a full test run can take seconds: the
+      // wait is long, and a task that ended instead of asking fails at once with what it said.
+      const before = await eventually(
+        'the question, read on the other instance',
+        async () => {
+          const reply = await rpc(b, 'tasks/get', { taskId });
+          const status = reply.result?.status;
+          if (status === 'failed' || status === 'completed' || status === 'cancelled') {
+            throw new Error(
+              `the task ended (${String(status)}) before asking: ${JSON.stringify(reply.result)}`,
+            );
+          }
+          return status === 'input_required' && reply.result;
+        },
+        30_000,
+      );
       a.child.kill('SIGKILL');
       await a.exit;
       // Once a's heartbeat lapsed, b claims the task and resumes the run from its stored snapshot.
@@ -182,7 +194,7 @@ describe('tasks on Redis across instances', () => {
       for (const started of instances.splice(0)) await started.kill();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('the store: one claim of a task wins, a terminal status sticks, heartbeats lapse', async () => {
     const connect = async () => {
