@@ -52,28 +52,8 @@ export class MCPServer extends MCPServerCore {
    */
   override async startHonoSSE(options: MCPServerHonoSSEStartOptions): Promise<Response | undefined> {
     if (options.context) return super.startHonoSSE(options);
-    const {
-      url,
-      ssePath,
-      messagePath,
-      allowedHosts,
-      allowedOrigins,
-      enableDnsRebindingProtection,
-      req,
-      res,
-    } = options;
     const honoSse = await honoSseEndpointOf(this);
-    await honoSse.handleNode({
-      url,
-      ssePath,
-      messagePath,
-      allowedHosts,
-      allowedOrigins,
-      enableDnsRebindingProtection,
-      req,
-      res,
-      authInfo: (req as AuthenticatedRequest).auth,
-    });
+    await honoSse.handleNode({ ...options, authInfo: (options.req as AuthenticatedRequest).auth });
     return undefined;
   }
 }

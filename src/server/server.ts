@@ -425,15 +425,9 @@ export class MCPServerCore extends MCPServerBase {
   override async startHonoSSE(
     options: MCPServerHonoSSEOptions & HostGuardOptions,
   ): Promise<Response | undefined> {
-    const { url, ssePath, messagePath, allowedHosts, allowedOrigins, enableDnsRebindingProtection } = options;
     const honoSse = await this.loadHonoSse();
     return honoSse.handle({
-      url,
-      ssePath,
-      messagePath,
-      allowedHosts,
-      allowedOrigins,
-      enableDnsRebindingProtection,
+      ...options,
       context: options.context as HonoSSETransportOptions['context'],
       authInfo: options.authInfo as HonoSSETransportOptions['authInfo'],
     });
