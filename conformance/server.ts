@@ -416,8 +416,8 @@ const json_schema_2020_12_tool = createTool({
 });
 
 /**
- * SEP-2243: a client also sends `region` as the `Mcp-Param-Region` header, which a 2026-07-28
- * server must check against the body (MCPServer does not yet: conformance/expected-failures.yml).
+ * SEP-2243: a client also sends `region` as the `Mcp-Param-Region` header, which MCPServer checks
+ * against the body on 2026-07-28 (a missing, different or malformed header: 400 / -32020).
  */
 const test_custom_header = createTool({
   id: 'test_custom_header',

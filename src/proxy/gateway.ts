@@ -66,6 +66,8 @@ export interface GatewayUpstream extends TracedHost {
   access: ToolAuthorization;
   /** The advertised output schema of a tool, for the era-specific projection of its results. */
   outputSchemaOf(tool: string): Record<string, unknown> | undefined;
+  /** The advertised input schema of a tool: its `x-mcp-header` parameters are checked against their headers. */
+  inputSchemaOf(tool: string): unknown;
 }
 
 function gatewayCapabilities(upstream: UpstreamCapabilities): ServerCapabilities {
@@ -246,6 +248,7 @@ export class ProxyGateway {
       createInstance: () => this.instance(),
       connections: this.connections,
       onerror: (error) => this.logger().error(`${this.label()}: ${error.message}`),
+      toolInputSchema: (tool) => upstream.inputSchemaOf(tool),
     });
     const { handlers } = upstream.connection;
     const { tools, resources, prompts } = upstream.capabilities;

@@ -258,6 +258,7 @@ class ClientServerProxy extends MCPClientServerProxy {
         capabilities: this.capabilities,
         access: this.access,
         outputSchemaOf: (tool) => this.definitions[tool]?.outputSchema,
+        inputSchemaOf: (tool) => this.definitions[tool]?.inputSchema,
       },
       () => this.label,
       () => this.logger,

@@ -229,6 +229,7 @@ export class MCPServerCore extends MCPServerBase {
       limits: this.limits,
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
       ...(this.tasksService.enabled ? { tasks: this.tasksService } : {}),
+      toolInputSchema: (name) => this.registry.get(name)?.definition.inputSchema,
     });
     this.sse = new SseEndpoint(() => this.createInstance(SESSION), this.connections, onerror, this.limits);
     this.httpConfig = config.http;

@@ -49,6 +49,7 @@ import {
   readWebJsonBody,
   requestIdOf,
 } from './node-http.js';
+import { type InputSchemaOf, paramHeaderRefusal } from './param-headers.js';
 import { RequestGate } from './request-gate.js';
 import { sessionEventStore } from './session-event-store.js';
 import { SessionStream } from './session-stream.js';
@@ -72,6 +73,8 @@ export interface HttpEndpointDeps {
   instanceId?: string;
   /** The server's tasks, when it serves the Tasks extension: listen streams may follow tasks. */
   tasks?: TaskListenHost;
+  /** A tool's published input schema: its `x-mcp-header` parameters are checked against their headers. */
+  toolInputSchema?: InputSchemaOf;
 }
 
 /** 2026-07-28 requests whose answer is a stream that stays open: counted against `limits.maxOpenStreams`. */
@@ -224,6 +227,13 @@ export class StreamableHttpEndpoint {
 
   private async respondModern({ request, body, authInfo, options, guard }: Exchange): Promise<Response> {
     const { method, id = null } = requestOf(body);
+    // Before any tool runs: the SDK checks Mcp-Param-* only for its own McpServer, not our Server.
+    const mismatch = this.deps.toolInputSchema
+      ? paramHeaderRefusal(body, request.headers, this.deps.toolInputSchema)
+      : undefined;
+    if (mismatch) {
+      return jsonRpcErrorResponse(400, mismatch.code, mismatch.message, requestIdOf(body), mismatch.data);
+    }
     if (OPEN_STREAM_METHODS.has(method as string)) {
       const refused = this.openStream(guard, method as string, id);
       if (refused) return refused;
