@@ -1,5 +1,11 @@
-import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  ElicitResult,
+  InputRequiredResult,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { InputTarget } from '../../src/server/input-requests.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
@@ -28,9 +34,12 @@ const question: ElicitationRequest = {
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
 };
 
+/** What a `tools/call` of `name` suspends as. */
+const toolCall = (name: string): InputTarget => ({ method: 'tools/call', name });
+
 function askingTool(seen: string[]) {
   return async (run: RunHandle) => {
-    const answer = await run.elicit(question);
+    const answer = (await run.ask({ method: 'elicitation/create', params: question })) as ElicitResult;
     seen.push(answer.action);
     return {
       content: [{ type: 'text', text: `hello ${answer.content?.name ?? answer.action}` }],
@@ -48,7 +57,7 @@ describe('SuspendedCalls', () => {
   it('parks a tool on its question and resumes the same run with the answer, once', async () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool(seen)));
     expect(first.resultType ?? 'input_required').toBe('input_required');
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     expect(first.inputRequests?.[key]).toMatchObject({
@@ -58,7 +67,7 @@ describe('SuspendedCalls', () => {
 
     const done = await calls.serve(
       await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
-      'greet',
+      toolCall('greet'),
       () => Promise.reject(new Error('a retry must not start the tool again')),
     );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
@@ -67,7 +76,7 @@ describe('SuspendedCalls', () => {
     await expect(
       calls.serve(
         await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Eve' } } }),
-        'greet',
+        toolCall('greet'),
         askingTool(seen),
       ),
     ).rejects.toThrow(/not waiting any more/);
@@ -75,30 +84,30 @@ describe('SuspendedCalls', () => {
 
   it('asks again when the retry carries no answer, and refuses answers of the wrong shape or schema', async () => {
     const calls = new SuspendedCalls();
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool([])));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool([])));
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     const again = asInputRequired(
-      await calls.serve(await round(calls, first.requestState, {}), 'greet', askingTool([])),
+      await calls.serve(await round(calls, first.requestState, {}), toolCall('greet'), askingTool([])),
     );
     expect(Object.keys(again.inputRequests ?? {})).toEqual([key]);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'maybe' } }),
-        'greet',
+        toolCall('greet'),
         askingTool([]),
       ),
     ).rejects.toThrow(/inputResponses\.elicitation-1 is not an elicitation result.*action/);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'accept', content: { name: 7 } } }),
-        'greet',
+        toolCall('greet'),
         askingTool([]),
       ),
     ).rejects.toThrow(/does not match the requested schema.*name/);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'decline' } }),
-        'other-tool',
+        toolCall('other-tool'),
         askingTool([]),
       ),
     ).rejects.toThrow(/Tool 'other-tool'/);
@@ -108,14 +117,14 @@ describe('SuspendedCalls', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool(seen)));
     vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
     await vi.waitFor(() => expect(seen).toEqual(['cancel']));
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     await expect(
       calls.serve(
         await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Late' } } }),
-        'greet',
+        toolCall('greet'),
         askingTool(seen),
       ),
     ).rejects.toThrow(/not waiting any more/);
@@ -124,8 +133,8 @@ describe('SuspendedCalls', () => {
   it('cancelAll releases every suspended tool', async () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    await calls.serve(await round(calls), 'a', askingTool(seen));
-    await calls.serve(await round(calls), 'b', askingTool(seen));
+    await calls.serve(await round(calls), toolCall('a'), askingTool(seen));
+    await calls.serve(await round(calls), toolCall('b'), askingTool(seen));
     calls.cancelAll();
     await vi.waitFor(() => expect(seen).toEqual(['cancel', 'cancel']));
   });
@@ -144,19 +153,23 @@ describe('SuspendedCalls', () => {
       }
     };
     const ann = [
-      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
-      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+      asInputRequired(
+        await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
+      ),
+      asInputRequired(
+        await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
+      ),
     ];
     await expect(
-      calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool),
+      calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
     ).rejects.toMatchObject({
       code: -32000,
       message: expect.stringMatching(
         /Tool 'greet'.*2 calls of this caller.*limits\.maxSuspendedCallsPerPrincipal/,
       ),
     });
-    await calls.serve(await round(calls), 'greet', tool);
-    await expect(calls.serve(await round(calls), 'greet', tool)).rejects.toThrow(
+    await calls.serve(await round(calls), toolCall('greet'), tool);
+    await expect(calls.serve(await round(calls), toolCall('greet'), tool)).rejects.toThrow(
       /3 calls.*limits\.maxSuspendedCalls\b/,
     );
     await vi.waitFor(() => expect(failed).toHaveLength(2));
@@ -170,11 +183,11 @@ describe('SuspendedCalls', () => {
         { [key]: { action: 'accept', content: { name: 'Ann' } } },
         'ann',
       ),
-      'greet',
+      toolCall('greet'),
       tool,
     );
     expect(calls.size).toBe(2);
-    await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool);
+    await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool);
     expect(calls.size).toBe(3);
     calls.cancelAll();
   });
@@ -183,7 +196,7 @@ describe('SuspendedCalls', () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
     const first = asInputRequired(
-      await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', askingTool(seen)),
+      await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), askingTool(seen)),
     );
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     const answer = (name: string) => ({ [key]: { action: 'accept', content: { name } } });
@@ -191,7 +204,7 @@ describe('SuspendedCalls', () => {
       await expect(
         calls.serve(
           await round(calls, first.requestState, answer('Mallory'), thief),
-          'greet',
+          toolCall('greet'),
           askingTool(seen),
         ),
       ).rejects.toMatchObject({
@@ -202,7 +215,7 @@ describe('SuspendedCalls', () => {
     expect(seen).toEqual([]);
     const done = await calls.serve(
       await round(calls, first.requestState, answer('Ann'), 'ann'),
-      'greet',
+      toolCall('greet'),
       askingTool(seen),
     );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
@@ -215,7 +228,7 @@ describe('SuspendedCalls', () => {
     (ctx.mcpReq as { signal: AbortSignal }).signal = first.signal;
     let run: RunHandle | undefined;
     const parked = asInputRequired(
-      await calls.serve(ctx, 'greet', (handle) => {
+      await calls.serve(ctx, toolCall('greet'), (handle) => {
         run = handle;
         return askingTool([])(handle);
       }),
@@ -226,7 +239,7 @@ describe('SuspendedCalls', () => {
     const key = Object.keys(parked.inputRequests ?? {})[0] as string;
     const done = await calls.serve(
       await round(calls, parked.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
-      'greet',
+      toolCall('greet'),
       askingTool([]),
     );
     expect(done).toMatchObject({ content: [{ text: 'hello Ada' }] });
@@ -234,7 +247,7 @@ describe('SuspendedCalls', () => {
     const cancelled = new AbortController();
     const cancelledCtx = await round(calls);
     (cancelledCtx.mcpReq as { signal: AbortSignal }).signal = cancelled.signal;
-    const result = await calls.serve(cancelledCtx, 'greet', async (handle) => {
+    const result = await calls.serve(cancelledCtx, toolCall('greet'), async (handle) => {
       cancelled.abort(new Error('client went away'));
       return { content: [{ type: 'text', text: String(handle.signal.aborted) }] } as CallToolResult;
     });
