@@ -5,7 +5,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { InputTarget } from '../../src/server/input-requests.js';
+import type { InputRequest, InputTarget } from '../../src/server/input-requests.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
@@ -16,6 +16,7 @@ async function round(
   state?: string,
   inputResponses?: Record<string, unknown>,
   subject?: string,
+  capabilities: Record<string, unknown> = { elicitation: {} },
 ) {
   const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
   return {
@@ -23,7 +24,7 @@ async function round(
       requestState: () => verified,
       inputResponses,
       signal: new AbortController().signal,
-      envelope: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+      envelope: { 'io.modelcontextprotocol/clientCapabilities': capabilities },
     },
     ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
   } as unknown as ServerContext;
@@ -252,5 +253,163 @@ describe('SuspendedCalls', () => {
       return { content: [{ type: 'text', text: String(handle.signal.aborted) }] } as CallToolResult;
     });
     expect(result).toMatchObject({ content: [{ text: 'true' }] });
+  });
+});
+
+const ALL = { elicitation: {}, sampling: {}, roots: {} };
+const elicit = { method: 'elicitation/create', params: question } as const;
+const sample: InputRequest = {
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 9 },
+};
+const roots = { method: 'roots/list' } as const;
+const sampled = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' };
+const keysOf = (value: unknown) => Object.keys(asInputRequired(value).inputRequests ?? {});
+const done = (text: string) => ({ content: [{ type: 'text', text }] }) as CallToolResult;
+
+describe('SuspendedCalls: several questions, keys and kinds', () => {
+  it('sends the questions of one stretch in one round, and one asked after I/O in the next', async () => {
+    const calls = new SuspendedCalls();
+    const first = await calls.serve(
+      await round(calls, undefined, undefined, undefined, ALL),
+      toolCall('t'),
+      async (run) => {
+        const name = run.ask(elicit, 'name');
+        await Promise.resolve();
+        const where = run.ask(roots);
+        await Promise.all([name, where]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const said = await run.ask(sample);
+        return done(JSON.stringify(said));
+      },
+    );
+    expect(keysOf(first)).toEqual(['name', 'roots-1']);
+    expect(asInputRequired(first).inputRequests?.name).toMatchObject({ method: 'elicitation/create' });
+    const second = await calls.serve(
+      await round(
+        calls,
+        asInputRequired(first).requestState,
+        { name: { action: 'accept', content: { name: 'Ada' } }, 'roots-1': { roots: [] } },
+        undefined,
+        ALL,
+      ),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(keysOf(second)).toEqual(['sampling-1']);
+    const result = await calls.serve(
+      await round(calls, asInputRequired(second).requestState, { 'sampling-1': sampled }, undefined, ALL),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(result).toMatchObject({ content: [{ text: expect.stringContaining('"model":"m"') }] });
+    expect(calls.size).toBe(0);
+  });
+
+  it('refuses at once what the round did not declare (-32021); the tool goes on with the rest', async () => {
+    const calls = new SuspendedCalls();
+    const refusals: unknown[] = [];
+    const first = await calls.serve(await round(calls), toolCall('t'), async (run) => {
+      const [, name] = await Promise.allSettled([
+        run.ask(sample).catch((error) => refusals.push(error)),
+        run.ask(elicit),
+      ]);
+      return done(name.status);
+    });
+    expect(keysOf(first)).toEqual(['elicitation-1']);
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: {} } },
+        message: expect.stringMatching(/'sampling-1'.*tool 't' asked for input; declare sampling/),
+      }),
+    ]);
+  });
+
+  it('refuses a key used before in the call (across rounds too) and an empty one, naming it', async () => {
+    const calls = new SuspendedCalls();
+    const refusals: string[] = [];
+    const refused = (promise: Promise<unknown>) =>
+      promise.catch((error: { id: string; message: string }) =>
+        refusals.push(`${error.id} ${error.message}`),
+      );
+    const first = await calls.serve(await round(calls), toolCall('t'), async (run) => {
+      await run.ask(elicit, 'k');
+      await refused(run.ask(elicit, 'k'));
+      await refused(run.ask(elicit, ''));
+      return done('ok');
+    });
+    expect(keysOf(first)).toEqual(['k']);
+    await calls.serve(
+      await round(calls, asInputRequired(first).requestState, { k: { action: 'decline' } }),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(refusals).toEqual([
+      expect.stringMatching(
+        /^MCP_SERVER_INVALID_INPUT_KEY Tool 't': the input request key 'k' was already used in this call/,
+      ),
+      expect.stringMatching(
+        /^MCP_SERVER_INVALID_INPUT_KEY Tool 't': an input request key must be a non-empty string/,
+      ),
+    ]);
+  });
+
+  it('unanswered in time: an elicitation is cancelled, sampling and roots reject naming key and limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const calls = new SuspendedCalls();
+    const outcomes: string[] = [];
+    const note = (promise: Promise<unknown>) =>
+      promise.then(
+        (answer) => outcomes.push(JSON.stringify(answer)),
+        (error: { id: string; message: string }) => outcomes.push(`${error.id} ${error.message}`),
+      );
+    await calls.serve(
+      await round(calls, undefined, undefined, undefined, ALL),
+      toolCall('t'),
+      async (run) => {
+        await Promise.all([note(run.ask(elicit)), note(run.ask(sample)), note(run.ask(roots))]);
+        return done('over');
+      },
+    );
+    vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
+    await vi.waitFor(() => expect(outcomes).toHaveLength(3));
+    expect(outcomes).toEqual([
+      '{"action":"cancel"}',
+      expect.stringMatching(
+        /^MCP_SERVER_INPUT_REQUEST_UNANSWERED Tool 't': input request 'sampling-1' \(sampling\/createMessage\) was not answered: .*limits\.suspendedCallTimeoutMs/,
+      ),
+      expect.stringMatching(
+        /^MCP_SERVER_INPUT_REQUEST_UNANSWERED Tool 't': input request 'roots-1' \(roots\/list\)/,
+      ),
+    ]);
+  });
+
+  it("names a prompt in its errors, and a prompt's state resumes no tool call", async () => {
+    const calls = new SuspendedCalls();
+    const prompt: InputTarget = { method: 'prompts/get', name: 'brief' };
+    const first = asInputRequired(
+      await calls.serve(await round(calls, undefined, undefined, undefined, ALL), prompt, async (run) => {
+        await run.ask(sample);
+        return { messages: [] };
+      }),
+    );
+    await expect(
+      calls.serve(await round(calls, first.requestState, { 'sampling-1': { text: 'no' } }), prompt, vi.fn()),
+    ).rejects.toThrow(/^Prompt 'brief': inputResponses\.sampling-1 is not a sampling result/);
+    await expect(
+      calls.serve(
+        await round(calls, first.requestState, { 'sampling-1': sampled }),
+        toolCall('brief'),
+        vi.fn(),
+      ),
+    ).rejects.toThrow(/^Tool 'brief': the suspended call this answer belongs to is not waiting any more/);
+    expect(
+      await calls.serve(
+        await round(calls, first.requestState, { 'sampling-1': sampled }, undefined, ALL),
+        prompt,
+        vi.fn(),
+      ),
+    ).toEqual({ messages: [] });
   });
 });
