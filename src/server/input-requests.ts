@@ -25,7 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../errors.js';
 
-/** The request whose callback asks: its method, and the tool, prompt or resource it names. */
+/** The request whose callback asks: its method, and the tool or prompt it names. */
 export interface InputTarget {
   readonly method: 'tools/call' | 'prompts/get';
   readonly name: string;

@@ -355,7 +355,7 @@ describe('a prompt that asks for input', () => {
       ALL,
     );
     expect(done.result?.messages).toEqual([
-      { role: 'user', content: { type: 'text', text: 'Brief me on tides' } },
+      { role: 'user', content: { type: 'text', text: 'Brief me on tides.' } },
     ]);
     // A prompt's state does not resume a tool call of the same name, nor the other way round.
     const again = await rpc(http, 'prompts/get', { name: 'briefing' }, ALL);
@@ -373,7 +373,7 @@ describe('a prompt that asks for input', () => {
     const { client } = v1Client();
     await client.connect(new HttpTransportV1(http.mcpUrl));
     expect((await client.getPrompt({ name: 'briefing' })).messages).toEqual([
-      { role: 'user', content: { type: 'text', text: 'Brief me on tides' } },
+      { role: 'user', content: { type: 'text', text: 'Brief me on tides.' } },
     ]);
   });
 

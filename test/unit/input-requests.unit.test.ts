@@ -71,7 +71,7 @@ describe.each(['modern', 'legacy'] as const)('input requests at %s', (era) => {
   it('a prompt asks for input, and its messages use the answer', async () => {
     const { client, asked } = await link(era);
     const { messages } = await client.getPrompt({ name: 'briefing' });
-    expect(messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Brief me on tides' } }]);
+    expect(messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Brief me on tides.' } }]);
     expect(asked).toEqual(['Which topic?']);
   });
 });
