@@ -15,10 +15,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTool } from '@mastra/core/tools';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { type CreateMessageResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   type ElicitationRequest,
+  type MCPSamplingRequest,
   MCPServer,
   type MCPServerPrompts,
   type MCPServerResources,
@@ -185,18 +186,23 @@ const test_sampling = createTool({
   description: 'Asks the client to sample an LLM completion for the prompt',
   inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
   execute: async ({ prompt }, context) => {
-    const result = await mcpOf(context).extra.sendRequest({
-      method: 'sampling/createMessage',
-      params: {
-        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
-        maxTokens: 100,
-      },
-    });
-    const content = Array.isArray(result.content) ? result.content : [result.content];
-    const text = content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
-    return { content: [{ type: 'text', text: `LLM response: ${text}` }] };
+    const result = await mcpOf(context).sampling.createMessage(sample(prompt, 100));
+    return { content: [{ type: 'text', text: `LLM response: ${textOfSample(result)}` }] };
   },
 });
+
+/** A sampling request of one user message (under `key`, when given). */
+const sample = (text: string, maxTokens: number, key?: string): MCPSamplingRequest => ({
+  ...(key ? { key } : {}),
+  messages: [{ role: 'user', content: { type: 'text', text } }],
+  maxTokens,
+});
+
+/** The text of a sampling answer (its text blocks; other blocks by type). */
+function textOfSample(result: CreateMessageResult): string {
+  const content = Array.isArray(result.content) ? result.content : [result.content];
+  return content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
+}
 
 async function elicit(context: unknown, request: ElicitationRequest): Promise<string> {
   const result = await mcpOf(context).elicitation.sendRequest(request);
@@ -223,12 +229,14 @@ const test_elicitation = createTool({
   },
 });
 
-// 2026-07-28 (SEP-2322): on that revision `elicitation.sendRequest` suspends the run and the call
-// answers `input_required` with MCPServer's signed request state; the retry resumes the same run
-// (a retry with altered state is refused). MCPServer names the input requests itself, so the
-// suite's example keys (`user_name`, `step1`) do not appear.
+// 2026-07-28 (SEP-2322): on that revision `elicitation.sendRequest` (and `sampling.createMessage`,
+// `roots.list`) suspends the run and the call answers `input_required` with every question of the
+// round and MCPServer's signed request state; the retry resumes the same run (a retry with altered
+// state is refused). The tools name their input requests with the suite's keys (`user_name`,
+// `capital_question`, `client_roots`, ...); the others get generated ones.
 
-const askName = (message: string) => ({
+const askName = (message: string, key?: string) => ({
+  ...(key ? { key } : {}),
   message,
   requestedSchema: {
     type: 'object' as const,
@@ -237,14 +245,14 @@ const askName = (message: string) => ({
   },
 });
 
-/** A tool that asks for a name and greets it: one `input_required` round on 2026-07-28. */
-function greetingTool(id: string, description: string) {
+/** A tool that asks for a name (under `key`) and greets it: one `input_required` round on 2026-07-28. */
+function greetingTool(id: string, description: string, key?: string) {
   return createTool({
     id,
     description,
     inputSchema: noArguments,
     execute: async (_input, context) => {
-      const result = await mcpOf(context).elicitation.sendRequest(askName('What is your name?'));
+      const result = await mcpOf(context).elicitation.sendRequest(askName('What is your name?', key));
       return `Hello, ${String(result.content?.name ?? 'unknown')}!`;
     },
   });
@@ -252,8 +260,77 @@ function greetingTool(id: string, description: string) {
 
 const test_input_required_result_elicitation = greetingTool(
   'test_input_required_result_elicitation',
-  'Asks for a name through input_required and greets it',
+  'Asks for a name through input_required (key user_name) and greets it',
+  'user_name',
 );
+
+const test_input_required_result_sampling = createTool({
+  id: 'test_input_required_result_sampling',
+  description: "Asks the client's model for the capital of France (key capital_question)",
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const answer = await mcpOf(context).sampling.createMessage(
+      sample('What is the capital of France?', 100, 'capital_question'),
+    );
+    return `The model said: ${textOfSample(answer)}`;
+  },
+});
+
+const test_input_required_result_list_roots = createTool({
+  id: 'test_input_required_result_list_roots',
+  description: "Lists the client's roots (key client_roots) and names them",
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const { roots } = await mcpOf(context).roots.list({ key: 'client_roots' });
+    return `Roots: ${roots.map((root) => `${root.name ?? ''} <${root.uri}>`).join(', ')}`;
+  },
+});
+
+const test_input_required_result_multiple_inputs = createTool({
+  id: 'test_input_required_result_multiple_inputs',
+  description: 'Asks for a name, a sampled greeting and the roots at once: one input_required round',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    const [name, greeting, { roots }] = await Promise.all([
+      mcp.elicitation.sendRequest(askName('What is your name?', 'user_name')),
+      mcp.sampling.createMessage(sample('Generate a greeting', 50, 'greeting')),
+      mcp.roots.list({ key: 'client_roots' }),
+    ]);
+    return `${textOfSample(greeting)} ${String(name.content?.name)} (${roots.length} roots)`;
+  },
+});
+
+/**
+ * Asks for whatever the client declared: a question it cannot be asked is refused at once
+ * (-32021), and the tool goes on with the others, so the round carries only declared kinds.
+ */
+const test_input_required_result_capabilities = createTool({
+  id: 'test_input_required_result_capabilities',
+  description: 'Asks for a name and a sampled greeting, each only if the client declared it',
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const mcp = mcpOf(context);
+    const [name, greeting] = await Promise.allSettled([
+      mcp.elicitation.sendRequest(askName('What is your name?', 'user_name')),
+      mcp.sampling.createMessage(sample('Generate a greeting', 50, 'greeting')),
+    ]);
+    const said = greeting.status === 'fulfilled' ? textOfSample(greeting.value) : 'no greeting';
+    const who = name.status === 'fulfilled' ? String(name.value.content?.name) : 'someone';
+    return `${said}, ${who}`;
+  },
+});
+
+/** server-stateless: needs sampling; a client that did not declare it gets -32021 (HTTP 400). */
+const test_missing_capability = createTool({
+  id: 'test_missing_capability',
+  description: "Needs the client's sampling capability",
+  inputSchema: noArguments,
+  execute: async (_input, context) => {
+    const answer = await mcpOf(context).sampling.createMessage(sample('Say hello', 20));
+    return textOfSample(answer);
+  },
+});
 const test_input_required_result_tampered_state = greetingTool(
   'test_input_required_result_tampered_state',
   'Asks for a name; a retry with altered request state is refused by MCPServer',
@@ -519,8 +596,12 @@ const prompts: MCPServerPrompts = {
       arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
     },
     { name: 'test_prompt_with_image', description: 'A prompt that includes an image' },
+    {
+      name: 'test_input_required_result_prompt',
+      description: 'Asks which context to use (input_required on 2026-07-28), then builds the prompt',
+    },
   ],
-  getPromptMessages: async ({ name, args }) => {
+  getPromptMessages: async ({ name, args }, { mcp }) => {
     const listed = await prompts.listPrompts();
     const prompt = listed.find((p) => p.name === name);
     if (!prompt) throw new Error(`Unknown prompt: ${name}`);
@@ -563,6 +644,22 @@ const prompts: MCPServerPrompts = {
             { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
           ],
         };
+      case 'test_input_required_result_prompt': {
+        const answer = await mcp.elicitation.sendRequest({
+          key: 'user_context',
+          message: 'What context should the prompt use?',
+          requestedSchema: {
+            type: 'object',
+            properties: { context: { type: 'string' } },
+            required: ['context'],
+          },
+        });
+        const context = answer.action === 'accept' ? String(answer.content?.context) : 'none';
+        return {
+          prompt,
+          messages: [{ role: 'user', content: { type: 'text', text: `Context: ${context}` } }],
+        };
+      }
       default:
         return {
           prompt,
@@ -733,6 +830,11 @@ const mcp = new MCPServer({
     json_schema_2020_12_tool,
     test_reconnection,
     test_input_required_result_elicitation,
+    test_input_required_result_sampling,
+    test_input_required_result_list_roots,
+    test_input_required_result_multiple_inputs,
+    test_input_required_result_capabilities,
+    test_missing_capability,
     test_input_required_result_request_state,
     test_input_required_result_multi_round,
     test_input_required_result_tampered_state,

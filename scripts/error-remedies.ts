@@ -148,6 +148,14 @@ export const REMEDIES: Record<string, string> = {
   SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: 'Ask from inside the tool: `context.mcp.elicitation.sendRequest()`.',
   SERVER_ELICITATION_UNAVAILABLE:
     'Serve with sessions (not `serverless`) for tools that ask for input, or have the tool go on without asking.',
+  SERVER_SAMPLING_UNAVAILABLE:
+    'Serve with sessions (not `serverless`) for tools and prompts that ask the client to sample, or have them go on without it.',
+  SERVER_ROOTS_UNAVAILABLE:
+    "Serve with sessions (not `serverless`) for tools and prompts that list the client's roots, or have them go on without them.",
+  SERVER_INVALID_INPUT_KEY:
+    'Give each input request of a call its own non-empty `key`, or leave `key` out for a generated one.',
+  SERVER_INPUT_REQUEST_UNANSWERED:
+    'The client did not answer in time: retry the call sooner, or raise `limits.suspendedCallTimeoutMs`.',
   SERVER_ALREADY_SERVING_STDIO: 'Call `startStdio()` once per process.',
   SERVER_NO_RESOURCES: 'Configure `resources` (or `appResources`) on the MCPServer before reading them.',
   SERVER_AGENT_DESCRIPTION_MISSING:

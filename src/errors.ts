@@ -171,8 +171,16 @@ const ERRORS = {
   SERVER_TOOL_NOT_FOUND: 'USER',
   /** `server.elicitation.sendRequest()` outside a tool call. */
   SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: 'USER',
-  /** A tool asked for input on a server in serverless (stateless) mode, which has no session to ask on. */
+  /** A tool or prompt asked for input on a server in serverless (stateless) mode, which has no session to ask on. */
   SERVER_ELICITATION_UNAVAILABLE: 'USER',
+  /** A tool or prompt asked the client to sample (`context.mcp.sampling`) where no session or suspended call can carry it (serverless, stateless). */
+  SERVER_SAMPLING_UNAVAILABLE: 'USER',
+  /** A tool or prompt asked for the client's roots (`context.mcp.roots`) where no session or suspended call can carry it (serverless, stateless). */
+  SERVER_ROOTS_UNAVAILABLE: 'USER',
+  /** A tool or prompt named an input request with an empty `key`, or with one it already used in the same call. */
+  SERVER_INVALID_INPUT_KEY: 'USER',
+  /** A sampling or roots request of a suspended call got no answer before `limits.suspendedCallTimeoutMs` passed (or the server closed). */
+  SERVER_INPUT_REQUEST_UNANSWERED: 'THIRD_PARTY',
   /** A second `startStdio()` on a server (or server proxy) already serving stdio. */
   SERVER_ALREADY_SERVING_STDIO: 'USER',
   /** `readResource()` on a server configured without resources. */

@@ -66,12 +66,15 @@ export {
   type MCPEventsSubscriptionInput,
   type MCPEventsThread,
   type MCPGetPromptResult,
+  type MCPInputContext,
   type MCPInputRequest,
   type MCPInputRequestHandler,
+  type MCPInputRequestOptions,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
   type MCPProgressUpdate,
   type MCPPrompt,
+  type MCPPromptContext,
   type MCPPromptsWithErrors,
   type MCPReadResourceResult,
   type MCPReceivedEvent,
@@ -79,6 +82,7 @@ export {
   type MCPResourceContents,
   type MCPResourceTemplatesWithErrors,
   type MCPResourcesWithErrors,
+  type MCPSamplingRequest,
   MCPServer,
   type MCPServerBusEvent,
   type MCPServerCompletion,
@@ -315,6 +319,10 @@ declare const ERRORS: {
     readonly SERVER_TOOL_NOT_FOUND: "USER";
     readonly SERVER_ELICITATION_NEEDS_TOOL_CONTEXT: "USER";
     readonly SERVER_ELICITATION_UNAVAILABLE: "USER";
+    readonly SERVER_SAMPLING_UNAVAILABLE: "USER";
+    readonly SERVER_ROOTS_UNAVAILABLE: "USER";
+    readonly SERVER_INVALID_INPUT_KEY: "USER";
+    readonly SERVER_INPUT_REQUEST_UNANSWERED: "THIRD_PARTY";
     readonly SERVER_ALREADY_SERVING_STDIO: "USER";
     readonly SERVER_NO_RESOURCES: "USER";
     readonly SERVER_AGENT_DESCRIPTION_MISSING: "USER";
@@ -343,7 +351,7 @@ declare const ERRORS: {
     readonly REDIS_MALFORMED_MESSAGE: "THIRD_PARTY";
 };
 type ElicitationHandler = (request: MCPElicitationRequest) => ElicitResult | Promise<ElicitResult>;
-interface ElicitationRequest {
+interface ElicitationRequest extends MCPInputRequestOptions {
     message: string;
     requestedSchema: ElicitRequestFormParams['requestedSchema'];
 }
@@ -844,6 +852,20 @@ type MCPEventsThread = EventThread;
 interface MCPGetPromptResult extends GetPromptResult {
     prompt: MCPPrompt;
 }
+interface MCPInputContext {
+    elicitation: {
+        sendRequest: (request: (ElicitRequestFormParams & MCPInputRequestOptions) | ElicitationRequest) => Promise<ElicitResult>;
+    };
+    sampling: {
+        createMessage: {
+            (params: Omit<MCPSamplingRequest, 'tools' | 'toolChoice'>): Promise<CreateMessageResult>;
+            (params: MCPSamplingRequest): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+        };
+    };
+    roots: {
+        list: (request?: MCPInputRequestOptions) => Promise<ListRootsResult>;
+    };
+}
 interface MCPInputRequest {
     key: string;
     params: (ElicitRequestFormParams & {
@@ -852,6 +874,9 @@ interface MCPInputRequest {
     signal: AbortSignal;
 }
 type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promise<ElicitResult>;
+interface MCPInputRequestOptions {
+    key?: string;
+}
 declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
     readonly clientMetadataUrl: string | undefined;
@@ -899,6 +924,9 @@ interface MCPProgressUpdate {
 type MCPPrompt = Prompt & {
     version?: string;
 };
+interface MCPPromptContext extends MCPInputContext {
+    extra: MCPRequestExtra;
+}
 interface MCPPromptsWithErrors extends FanOutErrors {
     prompts: Record<string, MCPPrompt[]>;
 }
@@ -930,6 +958,7 @@ interface MCPResourceTemplatesWithErrors extends FanOutErrors {
 interface MCPResourcesWithErrors extends FanOutErrors {
     resources: Record<string, Resource[]>;
 }
+type MCPSamplingRequest = CreateMessageRequestParams & MCPInputRequestOptions;
 declare class MCPServer extends MCPServerCore {
     readonly elicitation: {
         sendRequest: (request: ElicitationRequest) => Promise<ElicitResult>;
@@ -1137,6 +1166,8 @@ type MCPServerPrompts = {
         name: string;
         version?: string;
         args: Record<string, string>;
+    }, context: {
+        mcp: MCPPromptContext;
     }) => Promise<{
         prompt: Prompt;
         messages: PromptMessage[];
@@ -1267,11 +1298,8 @@ interface MCPTaskWaitOptions {
     onStatus?: (task: MCPTask) => void;
 }
 type MCPTool = Tool<any, unknown>;
-interface MCPToolContext {
+interface MCPToolContext extends MCPInputContext {
     extra: MCPRequestExtra;
-    elicitation: {
-        sendRequest: (request: ElicitRequestFormParams | ElicitationRequest) => Promise<ElicitResult>;
-    };
     log: (level: LoggingLevel, message: string, data?: Record<string, unknown>) => Promise<void>;
     progress: (params: {
         progress: number;

@@ -3,7 +3,9 @@
  * may be versioned: several entries share a name, and `prompts/get` selects one by `version`; the
  * first listed is the default, what a request without a version gets and all a 2025 listing shows.
  * Unknown prompts, versions and missing arguments describe the caller's request (-32602); a
- * callback that throws is a CallbackError naming the prompt (see request-errors.ts).
+ * callback that throws is a CallbackError naming the prompt (see request-errors.ts), and a
+ * ProtocolError it throws on purpose (a -32021 for a question its client cannot be asked) goes to
+ * the caller as it is.
  */
 import {
   type CompleteResult,
@@ -15,7 +17,7 @@ import {
 import { quoted } from './issues.js';
 import { runCallback } from './request-errors.js';
 import { toCompleteResult } from './resources.js';
-import type { MCPServerPrompts } from './types.js';
+import type { MCPPromptContext, MCPServerPrompts } from './types.js';
 
 export class PromptHandlers {
   constructor(private readonly config: MCPServerPrompts) {}
@@ -37,10 +39,12 @@ export class PromptHandlers {
     return { prompts: defaults };
   }
 
+  /** One prompt's messages; `context` is what `getPromptMessages` sees (its `mcp` asks the client for input). */
   async get(
     name: string,
     version: string | undefined,
     args: Record<string, string> | undefined,
+    context: { mcp: MCPPromptContext },
   ): Promise<GetPromptResult> {
     const failure = `Prompt ${quoted(name)} failed`;
     const listed = await runCallback(failure, () => this.config.listPrompts());
@@ -69,11 +73,11 @@ export class PromptHandlers {
       return prompt.description ? { description: prompt.description, messages: [] } : { messages: [] };
     }
     const { prompt: resolved, messages } = await runCallback(failure, () =>
-      getMessages.call(this.config, {
-        name,
-        ...(version !== undefined ? { version } : {}),
-        args: args ?? {},
-      }),
+      getMessages.call(
+        this.config,
+        { name, ...(version !== undefined ? { version } : {}), args: args ?? {} },
+        context,
+      ),
     );
     const description = resolved?.description ?? prompt.description;
     return description ? { description, messages } : { messages };

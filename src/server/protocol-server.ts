@@ -13,6 +13,7 @@ import {
   type JSONRPCRequest,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Result,
@@ -22,7 +23,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MCPErrorCode, mcpError } from '../errors.js';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
@@ -39,20 +39,16 @@ import {
   protocolErrorIn,
   requestParams,
 } from './request-errors.js';
+import { callerElicits, serveAsking } from './request-input.js';
 import type { ResourceHandlers } from './resources.js';
-import {
-  declaresFormElicitation,
-  isStillWorking,
-  requestCapabilities,
-  type SuspendedCalls,
-} from './suspended-calls.js';
+import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
 import type { TasksService } from './tasks/service.js';
 import type { TaskWork } from './tasks/task-run.js';
 import type { MCPTaskSupport } from './tasks/types.js';
 import {
-  type Elicit,
   handedOverToolContext,
   mcpRequestContext,
+  promptContext,
   requestExtra,
   taskToolContext,
   toolContext,
@@ -154,9 +150,11 @@ export function reportingOf(host: ProtocolHost): ErrorReporting {
 
 /**
  * Runs a tool to a `CallToolResult`: thrown errors and rejected arguments become `isError`
- * results. Rejected arguments describe the caller's own input, so they are never redacted. For a
- * task (`forTask`), a `ProtocolError` the tool threw on purpose is rethrown (the task fails with
- * it), and so is whatever it threw once the task's signal aborted (it was cancelled or expired).
+ * results. Rejected arguments describe the caller's own input, so they are never redacted. A
+ * missing client capability (-32021: a question the caller cannot be asked, which the tool let
+ * escape) is the caller's answer, rethrown. For a task (`forTask`), any `ProtocolError` the tool
+ * threw on purpose is rethrown (the task fails with it), and so is whatever it threw once the
+ * task's signal aborted (it was cancelled or expired).
  */
 export async function runTool(
   entry: ToolEntry,
@@ -172,7 +170,9 @@ export async function runTool(
     return toCallToolResult(entry, output);
   } catch (error) {
     if (error instanceof ToolArgumentsError) return errorResult(error.message);
-    if (forTask && (invocation.signal?.aborted || protocolErrorIn(error))) throw error;
+    const protocol = protocolErrorIn(error);
+    if (protocol instanceof MissingRequiredClientCapabilityError) throw protocol;
+    if (forTask && (invocation.signal?.aborted || protocol)) throw error;
     return errorResult(failureMessage(reporting, `Tool '${entry.name}' failed`, error));
   }
 }
@@ -204,69 +204,15 @@ async function callAsTask(
   if (!tasks.asksBeforeTask(name)) {
     return created(async (run) => project(await invoke(taskToolContext(extra, run), run.signal, run)));
   }
-  const outcome = await suspended.serve(
-    ctx,
-    name,
-    (run) => invoke(handedOverToolContext(ctx, run, extra), run.signal, run),
-    { untilWorking: true },
+  const outcome = await suspended.serveUntilWorking(ctx, { method: 'tools/call', name }, (run) =>
+    invoke(handedOverToolContext(ctx, run, extra), run.signal, run),
   );
   if (isInputRequiredResult(outcome)) return outcome;
-  if (!isStillWorking(outcome)) return project(outcome);
+  if (!isStillWorking<CallToolResult>(outcome)) return project(outcome);
   return created(async (run) => {
     outcome.handOver(run);
     return project(await outcome.result);
   });
-}
-
-/**
- * A `tools/call` whose questions suspend it: a retry carrying the answer resumes its suspended run,
- * any other call starts one (suspended-calls.ts). The answer is the result or the next question.
- */
-async function callSuspending(
-  { ctx, name, extra, invoke, project }: ToolCall,
-  suspended: SuspendedCalls,
-): Promise<CallToolResult | InputRequiredResult> {
-  const outcome = await suspended.serve(ctx, name, (run) =>
-    invoke(toolContext(ctx, run.elicit, extra), run.signal),
-  );
-  if (isInputRequiredResult(outcome)) return outcome;
-  return project(outcome as CallToolResult);
-}
-
-/** A `tools/call` run to its result within its request: questions go out on the session, or fail. */
-async function callDirectly(
-  { ctx, extra, invoke, project }: ToolCall,
-  profile: InstanceProfile,
-): Promise<CallToolResult> {
-  return project(await invoke(toolContext(ctx, elicitFor(profile, ctx), extra), ctx.mcpReq.signal));
-}
-
-function elicitFor(profile: InstanceProfile, ctx: ServerContext): Elicit {
-  if (!profile.asksOnSession) {
-    return () =>
-      Promise.reject(
-        mcpError(
-          MCPErrorCode.SERVER_ELICITATION_UNAVAILABLE,
-          'elicitation needs a stateful session and is not available in serverless (stateless) mode',
-        ),
-      );
-  }
-  return (request) =>
-    ctx.mcpReq.elicitInput({
-      mode: 'form',
-      message: request.message,
-      requestedSchema: request.requestedSchema,
-    });
-}
-
-/**
- * Whether a tool's question reaches this caller: a caller whose call suspends declares form
- * elicitation per request (tasks too), a session's client at initialize; without either there is
- * nowhere to wait for an answer.
- */
-function callerElicits(profile: InstanceProfile, server: Server, ctx: ServerContext): boolean {
-  if (profile.suspendsCalls) return declaresFormElicitation(requestCapabilities(ctx));
-  return profile.asksOnSession && declaresFormElicitation(server.getClientCapabilities());
 }
 
 export function createProtocolServer(host: ProtocolHost, profile: InstanceProfile): ProtocolInstance {
@@ -331,8 +277,15 @@ export function createProtocolServer(host: ProtocolHost, profile: InstanceProfil
       if (taskAware && tasks.runsAsTask(ctx, supportOf(entry, tasks), name)) {
         return callAsTask(call, tasks, host.suspended);
       }
-      if (profile.suspendsCalls) return callSuspending(call, host.suspended);
-      return callDirectly(call, profile);
+      const outcome = await serveAsking(
+        host.suspended,
+        profile,
+        server,
+        ctx,
+        { method: 'tools/call', name },
+        (ask, signal) => invoke(toolContext(ctx, ask, extra), signal),
+      );
+      return isInputRequiredResult(outcome) ? outcome : project(outcome);
     });
   });
 
@@ -362,7 +315,17 @@ export function createProtocolServer(host: ProtocolHost, profile: InstanceProfil
     // A schema of our own: the SDK's strict one would drop `version`, which selects the prompt.
     server.setRequestHandler('prompts/get', { params: promptGetParams }, (params, ctx) =>
       traced(host, server, ctx, params.name, () =>
-        prompts.get(params.name, params.version, params.arguments),
+        serveAsking(
+          host.suspended,
+          profile,
+          server,
+          ctx,
+          { method: 'prompts/get', name: params.name },
+          (ask, signal) =>
+            prompts.get(params.name, params.version, params.arguments, {
+              mcp: promptContext(ask, { ...requestExtra(ctx), signal }),
+            }),
+        ),
       ),
     );
   }

@@ -5,9 +5,13 @@
 import type { MCPServerConfig as CoreMCPServerConfig } from '@mastra/core/mcp';
 import type {
   CompleteResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
   ElicitRequestFormParams,
   ElicitResult,
   EventStore,
+  ListRootsResult,
   LoggingLevel,
   PromptMessage,
   Prompt as ProtocolPrompt,
@@ -24,7 +28,16 @@ import type { MCPServerTasksConfig } from './tasks/types.js';
 import type { MCPServerCorsOptions } from './transports/cors.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
 
-export type { ElicitResult, LoggingLevel, PromptMessage, Resource };
+export type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+  PromptMessage,
+  Resource,
+};
 
 /** A prompt as listed; entries may share a name and differ by `version`. */
 export type Prompt = ProtocolPrompt & { version?: string };
@@ -60,16 +73,24 @@ export type MCPServerResources = {
 
 export type MCPServerPrompts = {
   listPrompts: () => Promise<Prompt[]>;
-  getPromptMessages?: ({
-    name,
-    version,
-    args,
-  }: {
-    name: string;
-    version?: string;
-    /** The arguments the client sent (strings, as the protocol carries them); `{}` when none. */
-    args: Record<string, string>;
-  }) => Promise<{ prompt: Prompt; messages: PromptMessage[] }>;
+  /**
+   * The messages of one prompt. `context.mcp` asks the client for input while the prompt is got
+   * (elicitation, sampling, roots), as a tool's `context.mcp` does: on 2026-07-28 the
+   * `prompts/get` answers `input_required` and the client's retry resumes this same call.
+   */
+  getPromptMessages?: (
+    {
+      name,
+      version,
+      args,
+    }: {
+      name: string;
+      version?: string;
+      /** The arguments the client sent (strings, as the protocol carries them); `{}` when none. */
+      args: Record<string, string>;
+    },
+    context: { mcp: MCPPromptContext },
+  ) => Promise<{ prompt: Prompt; messages: PromptMessage[] }>;
   /** Argument completion for a prompt argument (`completion/complete` with a `ref/prompt`). */
   completePromptArgument?: (
     request: MCPServerCompletionRequest & { name: string },
@@ -236,18 +257,59 @@ export interface MCPRequestExtra {
   sendRequest: ServerContext['mcpReq']['send'];
 }
 
-/** What `context.mcp` holds inside a tool executed by MCPServer. */
-export interface MCPToolContext {
-  extra: MCPRequestExtra;
+/**
+ * What every input request may carry besides its parameters. `key` names it: the key of its entry
+ * in a 2026-07-28 `input_required` result (and in a task's `inputRequests`), unique over the call;
+ * without one a key is generated (`elicitation-1`, `sampling-1`, `roots-1`, ...). 2025 sessions
+ * send the request itself, so the key is never sent there.
+ */
+export interface MCPInputRequestOptions {
+  key?: string;
+}
+
+/** The MCPServer reference's shape: message plus a flat requested schema; `mode` defaults to form. */
+export interface ElicitationRequest extends MCPInputRequestOptions {
+  message: string;
+  requestedSchema: ElicitRequestFormParams['requestedSchema'];
+}
+
+/** A `sampling/createMessage` request: the protocol's parameters, plus the request's key. */
+export type MCPSamplingRequest = CreateMessageRequestParams & MCPInputRequestOptions;
+
+/**
+ * The input methods of `context.mcp` (tools and prompts): each asks the client that sent the
+ * request, on its session (2025) or inside the request's `input_required` rounds (2026-07-28), and
+ * resolves with the client's answer. A client that did not declare the capability a request needs
+ * (form elicitation, `sampling`, `roots`) is not asked: the method rejects with the protocol's
+ * `-32021` error, which the client gets in turn unless the tool catches it.
+ */
+export interface MCPInputContext {
   elicitation: {
-    sendRequest: (request: ElicitRequestFormParams | ElicitationRequest) => Promise<ElicitResult>;
+    sendRequest: (
+      request: (ElicitRequestFormParams & MCPInputRequestOptions) | ElicitationRequest,
+    ) => Promise<ElicitResult>;
   };
+  sampling: {
+    /** Asks the client's model for a message (`sampling/createMessage`); with `tools`, the answer may use them. */
+    createMessage: {
+      (params: Omit<MCPSamplingRequest, 'tools' | 'toolChoice'>): Promise<CreateMessageResult>;
+      (params: MCPSamplingRequest): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+    };
+  };
+  roots: {
+    /** The client's roots (`roots/list`): the directories and files it lets the server work in. */
+    list: (request?: MCPInputRequestOptions) => Promise<ListRootsResult>;
+  };
+}
+
+/** What `context.mcp` holds inside a tool executed by MCPServer. */
+export interface MCPToolContext extends MCPInputContext {
+  extra: MCPRequestExtra;
   log: (level: LoggingLevel, message: string, data?: Record<string, unknown>) => Promise<void>;
   progress: (params: { progress: number; total?: number; message?: string }) => Promise<void>;
 }
 
-/** The MCPServer reference's shape: message plus a flat requested schema; `mode` defaults to form. */
-export interface ElicitationRequest {
-  message: string;
-  requestedSchema: ElicitRequestFormParams['requestedSchema'];
+/** What `context.mcp` holds inside `getPromptMessages`: the request's `extra` and the input methods. */
+export interface MCPPromptContext extends MCPInputContext {
+  extra: MCPRequestExtra;
 }

@@ -156,7 +156,7 @@ describe('MCPClient following tasks', () => {
     const { tasks_greet } = await mcp.listTools();
     const result = await tasks_greet?.execute?.({}, {} as never);
     expect(result).toEqual({ greeting: 'hello Ada' });
-    expect(asked).toEqual(['input-1:Name?']);
+    expect(asked).toEqual(['elicitation-1:Name?']);
     expect(updates.map((update) => update.message)).toEqual(expect.arrayContaining(['Name?', 'completed']));
     expect(new Set(updates.map((update) => update.progressToken)).size).toBe(1);
     // The progress the tool reported before it asked, carried by the task's state since.

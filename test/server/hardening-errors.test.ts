@@ -316,10 +316,10 @@ function throwingConfig(redactErrors: boolean): MCPServerConfig {
     prompts: {
       ...prompts,
       listPrompts: async () => [...(await prompts.listPrompts()), { name: 'leaky', arguments: [] }],
-      getPromptMessages: async (request) => {
+      getPromptMessages: async (request, context) => {
         if (request.name === 'leaky') throw new Error(SECRET);
         if (request.name === 'parsing') return z.object({ x: z.string() }).parse({}) as never;
-        return (prompts.getPromptMessages as NonNullable<typeof prompts.getPromptMessages>)(request);
+        return (prompts.getPromptMessages as NonNullable<typeof prompts.getPromptMessages>)(request, context);
       },
     },
   });

@@ -1,5 +1,11 @@
-import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  ElicitResult,
+  InputRequiredResult,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { InputRequest, InputTarget } from '../../src/server/input-requests.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
@@ -10,6 +16,7 @@ async function round(
   state?: string,
   inputResponses?: Record<string, unknown>,
   subject?: string,
+  capabilities: Record<string, unknown> = { elicitation: {} },
 ) {
   const verified = state === undefined ? undefined : await calls.codec.verify(state, {} as ServerContext);
   return {
@@ -17,7 +24,7 @@ async function round(
       requestState: () => verified,
       inputResponses,
       signal: new AbortController().signal,
-      envelope: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+      envelope: { 'io.modelcontextprotocol/clientCapabilities': capabilities },
     },
     ...(subject ? { http: { authInfo: { token: 't', clientId: 'c', scopes: [], extra: { subject } } } } : {}),
   } as unknown as ServerContext;
@@ -28,9 +35,12 @@ const question: ElicitationRequest = {
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
 };
 
+/** What a `tools/call` of `name` suspends as. */
+const toolCall = (name: string): InputTarget => ({ method: 'tools/call', name });
+
 function askingTool(seen: string[]) {
   return async (run: RunHandle) => {
-    const answer = await run.elicit(question);
+    const answer = (await run.ask({ method: 'elicitation/create', params: question })) as ElicitResult;
     seen.push(answer.action);
     return {
       content: [{ type: 'text', text: `hello ${answer.content?.name ?? answer.action}` }],
@@ -48,7 +58,7 @@ describe('SuspendedCalls', () => {
   it('parks a tool on its question and resumes the same run with the answer, once', async () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool(seen)));
     expect(first.resultType ?? 'input_required').toBe('input_required');
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     expect(first.inputRequests?.[key]).toMatchObject({
@@ -58,7 +68,7 @@ describe('SuspendedCalls', () => {
 
     const done = await calls.serve(
       await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
-      'greet',
+      toolCall('greet'),
       () => Promise.reject(new Error('a retry must not start the tool again')),
     );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
@@ -67,7 +77,7 @@ describe('SuspendedCalls', () => {
     await expect(
       calls.serve(
         await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Eve' } } }),
-        'greet',
+        toolCall('greet'),
         askingTool(seen),
       ),
     ).rejects.toThrow(/not waiting any more/);
@@ -75,30 +85,30 @@ describe('SuspendedCalls', () => {
 
   it('asks again when the retry carries no answer, and refuses answers of the wrong shape or schema', async () => {
     const calls = new SuspendedCalls();
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool([])));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool([])));
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     const again = asInputRequired(
-      await calls.serve(await round(calls, first.requestState, {}), 'greet', askingTool([])),
+      await calls.serve(await round(calls, first.requestState, {}), toolCall('greet'), askingTool([])),
     );
     expect(Object.keys(again.inputRequests ?? {})).toEqual([key]);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'maybe' } }),
-        'greet',
+        toolCall('greet'),
         askingTool([]),
       ),
     ).rejects.toThrow(/inputResponses\.elicitation-1 is not an elicitation result.*action/);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'accept', content: { name: 7 } } }),
-        'greet',
+        toolCall('greet'),
         askingTool([]),
       ),
     ).rejects.toThrow(/does not match the requested schema.*name/);
     await expect(
       calls.serve(
         await round(calls, again.requestState, { [key]: { action: 'decline' } }),
-        'other-tool',
+        toolCall('other-tool'),
         askingTool([]),
       ),
     ).rejects.toThrow(/Tool 'other-tool'/);
@@ -108,14 +118,14 @@ describe('SuspendedCalls', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    const first = asInputRequired(await calls.serve(await round(calls), 'greet', askingTool(seen)));
+    const first = asInputRequired(await calls.serve(await round(calls), toolCall('greet'), askingTool(seen)));
     vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
     await vi.waitFor(() => expect(seen).toEqual(['cancel']));
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     await expect(
       calls.serve(
         await round(calls, first.requestState, { [key]: { action: 'accept', content: { name: 'Late' } } }),
-        'greet',
+        toolCall('greet'),
         askingTool(seen),
       ),
     ).rejects.toThrow(/not waiting any more/);
@@ -124,8 +134,8 @@ describe('SuspendedCalls', () => {
   it('cancelAll releases every suspended tool', async () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
-    await calls.serve(await round(calls), 'a', askingTool(seen));
-    await calls.serve(await round(calls), 'b', askingTool(seen));
+    await calls.serve(await round(calls), toolCall('a'), askingTool(seen));
+    await calls.serve(await round(calls), toolCall('b'), askingTool(seen));
     calls.cancelAll();
     await vi.waitFor(() => expect(seen).toEqual(['cancel', 'cancel']));
   });
@@ -144,19 +154,23 @@ describe('SuspendedCalls', () => {
       }
     };
     const ann = [
-      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
-      asInputRequired(await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool)),
+      asInputRequired(
+        await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
+      ),
+      asInputRequired(
+        await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
+      ),
     ];
     await expect(
-      calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool),
+      calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool),
     ).rejects.toMatchObject({
       code: -32000,
       message: expect.stringMatching(
         /Tool 'greet'.*2 calls of this caller.*limits\.maxSuspendedCallsPerPrincipal/,
       ),
     });
-    await calls.serve(await round(calls), 'greet', tool);
-    await expect(calls.serve(await round(calls), 'greet', tool)).rejects.toThrow(
+    await calls.serve(await round(calls), toolCall('greet'), tool);
+    await expect(calls.serve(await round(calls), toolCall('greet'), tool)).rejects.toThrow(
       /3 calls.*limits\.maxSuspendedCalls\b/,
     );
     await vi.waitFor(() => expect(failed).toHaveLength(2));
@@ -170,11 +184,11 @@ describe('SuspendedCalls', () => {
         { [key]: { action: 'accept', content: { name: 'Ann' } } },
         'ann',
       ),
-      'greet',
+      toolCall('greet'),
       tool,
     );
     expect(calls.size).toBe(2);
-    await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', tool);
+    await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), tool);
     expect(calls.size).toBe(3);
     calls.cancelAll();
   });
@@ -183,7 +197,7 @@ describe('SuspendedCalls', () => {
     const calls = new SuspendedCalls();
     const seen: string[] = [];
     const first = asInputRequired(
-      await calls.serve(await round(calls, undefined, undefined, 'ann'), 'greet', askingTool(seen)),
+      await calls.serve(await round(calls, undefined, undefined, 'ann'), toolCall('greet'), askingTool(seen)),
     );
     const key = Object.keys(first.inputRequests ?? {})[0] as string;
     const answer = (name: string) => ({ [key]: { action: 'accept', content: { name } } });
@@ -191,7 +205,7 @@ describe('SuspendedCalls', () => {
       await expect(
         calls.serve(
           await round(calls, first.requestState, answer('Mallory'), thief),
-          'greet',
+          toolCall('greet'),
           askingTool(seen),
         ),
       ).rejects.toMatchObject({
@@ -202,7 +216,7 @@ describe('SuspendedCalls', () => {
     expect(seen).toEqual([]);
     const done = await calls.serve(
       await round(calls, first.requestState, answer('Ann'), 'ann'),
-      'greet',
+      toolCall('greet'),
       askingTool(seen),
     );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
@@ -215,7 +229,7 @@ describe('SuspendedCalls', () => {
     (ctx.mcpReq as { signal: AbortSignal }).signal = first.signal;
     let run: RunHandle | undefined;
     const parked = asInputRequired(
-      await calls.serve(ctx, 'greet', (handle) => {
+      await calls.serve(ctx, toolCall('greet'), (handle) => {
         run = handle;
         return askingTool([])(handle);
       }),
@@ -226,7 +240,7 @@ describe('SuspendedCalls', () => {
     const key = Object.keys(parked.inputRequests ?? {})[0] as string;
     const done = await calls.serve(
       await round(calls, parked.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
-      'greet',
+      toolCall('greet'),
       askingTool([]),
     );
     expect(done).toMatchObject({ content: [{ text: 'hello Ada' }] });
@@ -234,10 +248,168 @@ describe('SuspendedCalls', () => {
     const cancelled = new AbortController();
     const cancelledCtx = await round(calls);
     (cancelledCtx.mcpReq as { signal: AbortSignal }).signal = cancelled.signal;
-    const result = await calls.serve(cancelledCtx, 'greet', async (handle) => {
+    const result = await calls.serve(cancelledCtx, toolCall('greet'), async (handle) => {
       cancelled.abort(new Error('client went away'));
       return { content: [{ type: 'text', text: String(handle.signal.aborted) }] } as CallToolResult;
     });
     expect(result).toMatchObject({ content: [{ text: 'true' }] });
+  });
+});
+
+const ALL = { elicitation: {}, sampling: {}, roots: {} };
+const elicit = { method: 'elicitation/create', params: question } as const;
+const sample: InputRequest = {
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 9 },
+};
+const roots = { method: 'roots/list' } as const;
+const sampled = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' };
+const keysOf = (value: unknown) => Object.keys(asInputRequired(value).inputRequests ?? {});
+const done = (text: string) => ({ content: [{ type: 'text', text }] }) as CallToolResult;
+
+describe('SuspendedCalls: several questions, keys and kinds', () => {
+  it('sends the questions of one stretch in one round, and one asked after I/O in the next', async () => {
+    const calls = new SuspendedCalls();
+    const first = await calls.serve(
+      await round(calls, undefined, undefined, undefined, ALL),
+      toolCall('t'),
+      async (run) => {
+        const name = run.ask(elicit, 'name');
+        await Promise.resolve();
+        const where = run.ask(roots);
+        await Promise.all([name, where]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const said = await run.ask(sample);
+        return done(JSON.stringify(said));
+      },
+    );
+    expect(keysOf(first)).toEqual(['name', 'roots-1']);
+    expect(asInputRequired(first).inputRequests?.name).toMatchObject({ method: 'elicitation/create' });
+    const second = await calls.serve(
+      await round(
+        calls,
+        asInputRequired(first).requestState,
+        { name: { action: 'accept', content: { name: 'Ada' } }, 'roots-1': { roots: [] } },
+        undefined,
+        ALL,
+      ),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(keysOf(second)).toEqual(['sampling-1']);
+    const result = await calls.serve(
+      await round(calls, asInputRequired(second).requestState, { 'sampling-1': sampled }, undefined, ALL),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(result).toMatchObject({ content: [{ text: expect.stringContaining('"model":"m"') }] });
+    expect(calls.size).toBe(0);
+  });
+
+  it('refuses at once what the round did not declare (-32021); the tool goes on with the rest', async () => {
+    const calls = new SuspendedCalls();
+    const refusals: unknown[] = [];
+    const first = await calls.serve(await round(calls), toolCall('t'), async (run) => {
+      const [, name] = await Promise.allSettled([
+        run.ask(sample).catch((error) => refusals.push(error)),
+        run.ask(elicit),
+      ]);
+      return done(name.status);
+    });
+    expect(keysOf(first)).toEqual(['elicitation-1']);
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: {} } },
+        message: expect.stringMatching(/'sampling-1'.*tool 't' asked for input; declare sampling/),
+      }),
+    ]);
+  });
+
+  it('refuses a key used before in the call (across rounds too) and an empty one, naming it', async () => {
+    const calls = new SuspendedCalls();
+    const refusals: string[] = [];
+    const refused = (promise: Promise<unknown>) =>
+      promise.catch((error: { id: string; message: string }) =>
+        refusals.push(`${error.id} ${error.message}`),
+      );
+    const first = await calls.serve(await round(calls), toolCall('t'), async (run) => {
+      await run.ask(elicit, 'k');
+      await refused(run.ask(elicit, 'k'));
+      await refused(run.ask(elicit, ''));
+      return done('ok');
+    });
+    expect(keysOf(first)).toEqual(['k']);
+    await calls.serve(
+      await round(calls, asInputRequired(first).requestState, { k: { action: 'decline' } }),
+      toolCall('t'),
+      () => Promise.reject(new Error('not started again')),
+    );
+    expect(refusals).toEqual([
+      expect.stringMatching(
+        /^MCP_SERVER_INVALID_INPUT_KEY Tool 't': the input request key 'k' was already used in this call/,
+      ),
+      expect.stringMatching(
+        /^MCP_SERVER_INVALID_INPUT_KEY Tool 't': an input request key must be a non-empty string/,
+      ),
+    ]);
+  });
+
+  it('unanswered in time: an elicitation is cancelled, sampling and roots reject naming key and limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const calls = new SuspendedCalls();
+    const outcomes: string[] = [];
+    const note = (promise: Promise<unknown>) =>
+      promise.then(
+        (answer) => outcomes.push(JSON.stringify(answer)),
+        (error: { id: string; message: string }) => outcomes.push(`${error.id} ${error.message}`),
+      );
+    await calls.serve(
+      await round(calls, undefined, undefined, undefined, ALL),
+      toolCall('t'),
+      async (run) => {
+        await Promise.all([note(run.ask(elicit)), note(run.ask(sample)), note(run.ask(roots))]);
+        return done('over');
+      },
+    );
+    vi.advanceTimersByTime(DEFAULT_LIMITS.suspendedCallTimeoutMs);
+    await vi.waitFor(() => expect(outcomes).toHaveLength(3));
+    expect(outcomes).toEqual([
+      '{"action":"cancel"}',
+      expect.stringMatching(
+        /^MCP_SERVER_INPUT_REQUEST_UNANSWERED Tool 't': input request 'sampling-1' \(sampling\/createMessage\) was not answered: .*limits\.suspendedCallTimeoutMs/,
+      ),
+      expect.stringMatching(
+        /^MCP_SERVER_INPUT_REQUEST_UNANSWERED Tool 't': input request 'roots-1' \(roots\/list\)/,
+      ),
+    ]);
+  });
+
+  it("names a prompt in its errors, and a prompt's state resumes no tool call", async () => {
+    const calls = new SuspendedCalls();
+    const prompt: InputTarget = { method: 'prompts/get', name: 'brief' };
+    const first = asInputRequired(
+      await calls.serve(await round(calls, undefined, undefined, undefined, ALL), prompt, async (run) => {
+        await run.ask(sample);
+        return { messages: [] };
+      }),
+    );
+    await expect(
+      calls.serve(await round(calls, first.requestState, { 'sampling-1': { text: 'no' } }), prompt, vi.fn()),
+    ).rejects.toThrow(/^Prompt 'brief': inputResponses\.sampling-1 is not a sampling result/);
+    await expect(
+      calls.serve(
+        await round(calls, first.requestState, { 'sampling-1': sampled }),
+        toolCall('brief'),
+        vi.fn(),
+      ),
+    ).rejects.toThrow(/^Tool 'brief': the suspended call this answer belongs to is not waiting any more/);
+    expect(
+      await calls.serve(
+        await round(calls, first.requestState, { 'sampling-1': sampled }, undefined, ALL),
+        prompt,
+        vi.fn(),
+      ),
+    ).toEqual({ messages: [] });
   });
 });

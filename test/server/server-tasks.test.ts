@@ -96,7 +96,8 @@ async function setup(tasks: Partial<MCPServerTasksConfig> = {}) {
         http.mcpUrl,
         modernRequest(method, params, {
           id: ++id,
-          capabilities: declare ? TASKS : {},
+          // A task's tool asks only what the creating request declared (form elicitation here).
+          capabilities: declare ? { ...TASKS, elicitation: {} } : {},
           ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
         }),
       ),

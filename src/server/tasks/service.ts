@@ -36,6 +36,7 @@ import {
   UpdateTaskParamsSchema,
 } from '../../shared/tasks-wire.js';
 import { defaultPrincipal } from '../auth/principal.js';
+import { requestCapabilities } from '../input-requests.js';
 import { protocolErrorIn, requestParams } from '../request-errors.js';
 import { TaskFollowers, type WireTask } from './followers.js';
 import { LISTEN_METHOD, type TaskListenRequest } from './listen.js';
@@ -244,7 +245,7 @@ export class TasksService {
       ...(owner !== undefined ? { owner } : {}),
       ...(this.ttlMs !== null ? { expiresAt: now.getTime() + this.ttlMs } : {}),
     };
-    const run = this.newRun(task);
+    const run = this.newRun(task, { capabilities: requestCapabilities(ctx) });
     this.track(run);
     try {
       await this.fromStore(`Tool '${toolName}' could not start a task`, () => this.store.create(task));
@@ -348,20 +349,20 @@ export class TasksService {
       { instanceId: task.instanceId },
     );
     if (!claimed || claimed.instanceId !== this.instanceId || isTerminal(claimed.status)) return claimed;
-    const run = this.newRun(task, `resumed-${this.instanceId.slice(0, 8)}`);
+    const run = this.newRun(task, { keyPrefix: `resumed-${this.instanceId.slice(0, 8)}-` });
     this.track(run);
     run.expireAt(task.expiresAt);
     void this.execute(run, work);
     return claimed;
   }
 
-  /** A run of `task` here; `keyPrefix` names its input requests (keys are never reused). */
-  private newRun(task: MCPStoredTask, keyPrefix?: string): TaskRun {
+  /** A run of `task` here (`options`: its key prefix, the capabilities its questions may need). */
+  private newRun(task: MCPStoredTask, options?: ConstructorParameters<typeof TaskRun>[5]): TaskRun {
     const onWriteError = (error: unknown) =>
       this.logger().error(
         `Task ${task.taskId} (tool '${task.toolName}'): the task store failed: ${String(error)}`,
       );
-    return new TaskRun(task.taskId, task.owner, task.toolName, this.store, onWriteError, keyPrefix);
+    return new TaskRun(task.taskId, task.owner, task.toolName, this.store, onWriteError, options);
   }
 
   /** Stops every task this instance runs (they fail: nothing will finish them), then stops watching the store. */

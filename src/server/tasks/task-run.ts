@@ -5,16 +5,25 @@
  * before an earlier one; the store keeps a terminal status once set, so a cancel that wins the
  * race against the tool's own end is what clients see.
  */
-import type { ElicitResult } from '@modelcontextprotocol/server';
 import {
   TASK_PROGRESS_META_KEY,
   type TaskError,
   type TaskInputRequest,
   type TaskProgress,
 } from '../../shared/tasks-wire.js';
-import { checkElicitAnswer } from '../elicit-answer.js';
+import { checkAnswer } from '../input-answers.js';
+import {
+  type Ask,
+  declares,
+  describeRequest,
+  type InputAnswer,
+  InputKeys,
+  type InputRequest,
+  type InputTarget,
+  undeclared,
+  wireInputRequest,
+} from '../input-requests.js';
 import type { TaskHooks } from '../tool-invocation.js';
-import type { ElicitationRequest } from '../types.js';
 import type { MCPStoredTask, MCPTaskStore, MCPTaskUpdate } from './types.js';
 
 /** Runs a tool for a task to its `CallToolResult`; throws what the tool threw. */
@@ -24,15 +33,19 @@ export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
 export type TaskResumer = (task: MCPStoredTask) => TaskWork | undefined;
 
 interface Question {
-  request: ElicitationRequest;
-  resolve: (result: ElicitResult) => void;
+  request: InputRequest;
+  resolve: (answer: InputAnswer) => void;
   reject: (error: unknown) => void;
 }
 
 export class TaskRun implements TaskHooks {
   private readonly abort = new AbortController();
   private readonly questions = new Map<string, Question>();
-  private issued = 0;
+  /** Keys are never reused over the task's life, as the specification requires (input-requests.ts). */
+  keys: InputKeys;
+  private readonly target: InputTarget;
+  /** What the task's input requests may be (see the constructor). */
+  private readonly capabilities: unknown;
   private writes: Promise<unknown> = Promise.resolve();
   private expiry: NodeJS.Timeout | undefined;
   private releasedRun = false;
@@ -43,9 +56,23 @@ export class TaskRun implements TaskHooks {
     readonly toolName: string,
     private readonly store: MCPTaskStore,
     private readonly onWriteError: (error: unknown) => void,
-    /** Input request keys are `<keyPrefix>-<n>`: a run that takes over a task uses a prefix of its own. */
-    private readonly keyPrefix = 'input',
-  ) {}
+    {
+      keyPrefix = '',
+      capabilities,
+    }: {
+      /** Starts every input request key: a run that takes over a task asks under keys of its own. */
+      keyPrefix?: string;
+      /**
+       * The client capabilities of the request that created the task: what its input requests may
+       * be. Unknown for a run that took a task over (its questions were once declared), so unchecked.
+       */
+      capabilities?: unknown;
+    } = {},
+  ) {
+    this.keys = new InputKeys(keyPrefix);
+    this.target = { method: 'tools/call', name: toolName };
+    this.capabilities = capabilities;
+  }
 
   /** Aborts when the task is cancelled, expires or the server closes; the tool's abort signal. */
   get signal(): AbortSignal {
@@ -62,16 +89,29 @@ export class TaskRun implements TaskHooks {
     this.expiry.unref();
   }
 
-  /** The tool's elicitation: an input request of the task, answered by `tasks/update`. */
-  readonly elicit = (request: ElicitationRequest): Promise<ElicitResult> => {
+  /** The tool's input requests: input requests of the task, answered by `tasks/update`. */
+  readonly ask: Ask = (request, key) => {
+    try {
+      const claimed = this.keys.claim(request, key, this.target);
+      if (this.capabilities !== undefined && !declares(this.capabilities, request))
+        return Promise.reject(undeclared(request, claimed, this.target));
+      return this.pose(claimed, request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  /** Asks `request` under `key`, claimed already from {@link keys}. */
+  pose(key: string, request: InputRequest): Promise<InputAnswer> {
     if (this.abort.signal.aborted) return Promise.reject(this.abort.signal.reason);
-    // Keys are never reused over the task's life, as the specification requires.
-    const key = `${this.keyPrefix}-${++this.issued}`;
-    return new Promise<ElicitResult>((resolve, reject) => {
+    const answer = new Promise<InputAnswer>((resolve, reject) => {
       this.questions.set(key, { request, resolve, reject });
       this.publishQuestions();
     });
-  };
+    // A tool may leave a question it stopped waiting for: its refusal at the task's end must not go unhandled.
+    answer.catch(() => {});
+    return answer;
+  }
 
   /**
    * Answers the pending input requests `inputResponses` names; keys not pending (never issued,
@@ -79,11 +119,10 @@ export class TaskRun implements TaskHooks {
    * changes nothing.
    */
   respond(inputResponses: Record<string, unknown>): void {
-    const answers: [Question, ElicitResult][] = [];
+    const answers: [Question, InputAnswer][] = [];
     for (const [key, response] of Object.entries(inputResponses)) {
       const question = this.questions.get(key);
-      if (question)
-        answers.push([question, checkElicitAnswer(this.toolName, key, question.request, response)]);
+      if (question) answers.push([question, checkAnswer(this.target, key, question.request, response)]);
     }
     if (answers.length === 0) return;
     for (const [key] of Object.entries(inputResponses)) this.questions.delete(key);
@@ -152,13 +191,14 @@ export class TaskRun implements TaskHooks {
       return;
     }
     const inputRequests: Record<string, TaskInputRequest> = {};
-    for (const [key, { request }] of pending) {
-      inputRequests[key] = {
-        method: 'elicitation/create',
-        params: { mode: 'form', message: request.message, requestedSchema: request.requestedSchema },
-      };
-    }
-    this.write({ status: 'input_required', inputRequests, statusMessage: pending[0]?.[1].request.message });
+    for (const [key, { request }] of pending)
+      inputRequests[key] = wireInputRequest(request) as TaskInputRequest;
+    const first = pending[0]?.[1].request;
+    this.write({
+      status: 'input_required',
+      inputRequests,
+      ...(first ? { statusMessage: describeRequest(first) } : {}),
+    });
   }
 
   private write(update: MCPTaskUpdate): Promise<unknown> {

@@ -1,0 +1,62 @@
+/**
+ * Checks a client's answer to an input request a suspended call, prompt or task asked (the
+ * retry's `inputResponses`, a task's `tasks/update`): an elicitation result whose accepted content
+ * matches the requested schema, a sampling result (with tool use when tools were offered), a roots
+ * list. A bad answer is the caller's mistake (-32602), named by what asked and the input key.
+ */
+import {
+  CreateMessageResultSchema,
+  CreateMessageResultWithToolsSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+} from '@modelcontextprotocol/core';
+import { fromJsonSchema, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { type InputAnswer, type InputRequest, type InputTarget, targetLabel } from './input-requests.js';
+import { formatIssues } from './tool-schema.js';
+
+/** The shape an answer to each kind must have, and what the error calls it. */
+function expected(request: InputRequest): { schema: z.ZodType; noun: string } {
+  switch (request.method) {
+    case 'elicitation/create':
+      return { schema: ElicitResultSchema, noun: 'an elicitation result' };
+    case 'sampling/createMessage':
+      return request.params.tools || request.params.toolChoice
+        ? { schema: CreateMessageResultWithToolsSchema, noun: 'a sampling result (CreateMessageResult)' }
+        : { schema: CreateMessageResultSchema, noun: 'a sampling result (CreateMessageResult)' };
+    case 'roots/list':
+      return { schema: ListRootsResultSchema, noun: 'a roots list (ListRootsResult)' };
+  }
+}
+
+export function checkAnswer(
+  target: InputTarget,
+  key: string,
+  request: InputRequest,
+  response: unknown,
+): InputAnswer {
+  const { schema, noun } = expected(request);
+  const parsed = schema.safeParse(response);
+  if (!parsed.success) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${targetLabel(target)}: inputResponses.${key} is not ${noun}: ${formatIssues(parsed.error.issues).join('; ')}`,
+    );
+  }
+  const answer = parsed.data as InputAnswer;
+  if (
+    request.method === 'elicitation/create' &&
+    'action' in answer &&
+    answer.action === 'accept' &&
+    answer.content
+  ) {
+    const outcome = fromJsonSchema(request.params.requestedSchema)['~standard'].validate(answer.content);
+    if (!(outcome instanceof Promise) && outcome.issues) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${targetLabel(target)}: inputResponses.${key} does not match the requested schema: ${formatIssues(outcome.issues).join('; ')}`,
+      );
+    }
+  }
+  return answer;
+}
