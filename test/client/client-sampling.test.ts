@@ -269,6 +269,52 @@ describe('the approval hook', () => {
   });
 });
 
+describe('no hang', () => {
+  /** A handler that answers only when its signal aborts (it then rejects with the reason), telling when it started. */
+  function waitingHandler() {
+    let started = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const aborted: unknown[] = [];
+    const handler: MCPClientSamplingOption = (_request, { signal }) =>
+      new Promise((_resolve, reject) => {
+        started();
+        signal.addEventListener('abort', () => {
+          aborted.push(signal.reason);
+          reject(signal.reason);
+        });
+      });
+    return { handler, running, aborted };
+  }
+
+  it("2026-07-28: aborting the call that asked aborts the handler's signal, and the call ends", async () => {
+    const { handler, running, aborted } = waitingHandler();
+    const mcp = client({ asking: askingStdio(MODERN) }, handler);
+    const tools = await toolsOf(mcp, 'asking');
+    const abort = new AbortController();
+    const call = tools.ask?.execute?.({ prompt: 'q' }, {
+      abortSignal: abort.signal,
+    } as never) as Promise<unknown>;
+    const outcome = rejectionOf(call);
+    await running;
+    abort.abort(new Error('the agent stopped'));
+    expect(String(((await outcome) as Error)?.message)).toContain('the agent stopped');
+    expect(aborted).toHaveLength(1);
+  });
+
+  it('2025: disconnect() aborts a handler still answering, and returns', async () => {
+    const { handler, running, aborted } = waitingHandler();
+    const mcp = client({ asking: askingStdio('legacy') }, handler);
+    const tools = await toolsOf(mcp, 'asking');
+    const call = rejectionOf(run(tools.ask_direct, { prompt: 'q' }));
+    await running;
+    await mcp.disconnect();
+    expect(aborted).toEqual([expect.objectContaining({ id: 'MCP_CLIENT_DISCONNECTED' })]);
+    expect(await call).toMatchObject({ id: 'MCP_CLIENT_TOOL_CALL_FAILED' });
+  });
+});
+
 describe('the sampling bound (maxConcurrent)', () => {
   it('a flood of 50 concurrent requests: maxConcurrent reach the handler, the rest are refused naming the option', async () => {
     let running = 0;
