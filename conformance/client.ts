@@ -3,7 +3,7 @@
  * (`@modelcontextprotocol/conformance`): one CLI that, per scenario, builds an `MCPClient` for the
  * scenario server and does what the scenario expects through MCPClient's public API only (tools
  * from `listToolsets()` executed as a Mastra agent would, `resources`, `prompts`, `inputRequests`,
- * `authProvider`, `authenticate()`). Nothing here talks to the MCP server around MCPClient. The
+ * `sampling`, `roots`, `authProvider`, `authenticate()`). Nothing here talks to the MCP server around MCPClient. The
  * authorization-code scenarios use MCPClient's `MCPOAuthClientProvider` (extended with Dynamic
  * Client Registration, which most scenarios expect and MCPClient's provider deliberately lacks) and
  * complete each authorization with `mcp.authenticate()`; a headless "browser" answers the
@@ -23,6 +23,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { MastraError } from '@mastra/core/error';
 import { isValidationError } from '@mastra/core/tools';
 import {
@@ -44,6 +45,7 @@ import {
   type MCPInputRequestHandler,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
+  type MCPSamplingHandler,
   type MCPTool,
 } from '../src/index.js';
 
@@ -70,7 +72,28 @@ function protocolOption(run: Run): Pick<MastraMCPServerDefinition, 'protocolVers
   return { protocolVersion: run.protocolVersion === MODERN ? MODERN : 'legacy' };
 }
 
-/** One MCPClient with the scenario server as its only server; always disconnected afterwards. */
+/**
+ * What the everything client answers a server that asks for sampling: a fixed text, so a scenario
+ * sees a well-formed result (the model is a stand-in: the suite checks the protocol, not the text).
+ */
+const sampling: MCPSamplingHandler = (request) => {
+  log(`sampling request: ${JSON.stringify(request)}`);
+  return {
+    model: 'mastra-mcp-conformance-model',
+    role: 'assistant',
+    content: { type: 'text', text: 'Sampled by the MCPClient everything client.' },
+    stopReason: 'endTurn',
+  };
+};
+
+/** The roots the everything client declares: its working directory. */
+const roots = [{ uri: pathToFileURL(process.cwd()).href, name: 'workspace' }];
+
+/**
+ * One MCPClient with the scenario server as its only server; always disconnected afterwards. It
+ * answers sampling and roots in every scenario, as an everything client does, so MCPClient
+ * declares both capabilities.
+ */
 async function withClient(
   run: Run,
   extra: Partial<MastraMCPServerDefinition>,
@@ -80,6 +103,8 @@ async function withClient(
     id: `conformance-${run.scenario}`,
     registerProcessHooks: false,
     clientInfo: { name: 'mastra-mcp-conformance-client', version: '1.0.0' },
+    sampling,
+    roots,
     servers: {
       [SERVER]: {
         url: run.url,
@@ -158,8 +183,8 @@ handlers.tools_call = (run) =>
 
 /**
  * `request-metadata`: ordinary traffic; the scenario checks `_meta`, the version header and the
- * retry after -32022. An `inputRequests` handler makes MCPClient declare the elicitation capability,
- * so its shape is checked too (MCPClient supports neither roots nor sampling).
+ * retry after -32022. An `inputRequests` handler makes MCPClient declare the elicitation capability
+ * beside sampling and roots (withClient), so the shape of all three is checked.
  */
 handlers['request-metadata'] = (run) =>
   withClient(run, { inputRequests: async () => ({ action: 'decline' }) }, async (mcp) => {

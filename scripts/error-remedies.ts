@@ -34,7 +34,15 @@ export const REMEDIES: Record<string, string> = {
   CLIENT_INPUT_REQUEST_DECLINED:
     'Nothing to fix if declining was meant; otherwise have the `inputRequests` handler answer `accept` with content.',
   CLIENT_INPUT_REQUEST_UNSUPPORTED:
-    "Configure the server's `inputRequests` option, which answers URL-mode requests; `elicitation.onRequest()` answers forms only.",
+    "Configure the server's `inputRequests` option, which answers URL-mode requests (`elicitation.onRequest()` answers forms only); answer sampling with tools by a sampling `handler` and `capabilities.sampling.tools`.",
+  CLIENT_SAMPLING_DENIED:
+    "Nothing to fix if denying was meant; otherwise have the sampling option's `onRequest` answer `'allow'` for that server.",
+  CLIENT_INVALID_ROOTS:
+    'Give every root a `file://` URI (`pathToFileURL(dir).href`), and a `roots` option to the server you call `roots.set()` for.',
+  CLIENT_SAMPLING_FAILED:
+    'Read the cause: fix the sampling handler, or the agent or model it names (its provider key, its answer); the server was told it failed.',
+  CLIENT_SAMPLING_LIMIT:
+    'The server asked for more sampling at once than `sampling.maxConcurrent` allows: raise it if the server is trusted to.',
   CLIENT_PROXY_TOOL_NOT_FOUND:
     'Call one of the tools the message lists, or `getToolListInfo()` for the live list.',
   CLIENT_PROXY_INVALID_TOOL_INPUT:

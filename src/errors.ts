@@ -37,8 +37,18 @@ const ERRORS = {
   CLIENT_DISCONNECTED: 'USER',
   /** The `inputRequests` handler declined or cancelled a server's input request. */
   CLIENT_INPUT_REQUEST_DECLINED: 'USER',
-  /** A server's input request of a kind the configured handler cannot answer (URL mode to a form-only handler). */
+  /**
+   * A server's input request of a kind the configured handler cannot answer (URL mode to a form-only
+   * handler, tools or tool content to a sampling agent or model, tools without `capabilities.sampling.tools`).
+   */
   CLIENT_INPUT_REQUEST_UNSUPPORTED: 'USER',
+  /**
+   * The sampling option's `onRequest` hook denied a server's sampling request: a 2025 server was
+   * answered -1 "User rejected sampling request"; a 2026-07-28 call (or task) ends with this error.
+   */
+  CLIENT_SAMPLING_DENIED: 'USER',
+  /** A list of roots MCPClient cannot use (a URI that is not `file://`), or `roots.set()` for a server without roots. */
+  CLIENT_INVALID_ROOTS: 'USER',
   /** A server proxy was asked for a tool its server does not list. */
   CLIENT_PROXY_TOOL_NOT_FOUND: 'USER',
   /** A server proxy's tool was called with arguments its input schema refuses. */
@@ -76,6 +86,10 @@ const ERRORS = {
   CLIENT_TASKS_NOT_SUPPORTED: 'USER',
   /** A task asked for input, and no `inputRequests` handler could answer. */
   CLIENT_TASK_INPUT_UNANSWERED: 'USER',
+  /** The sampling handler, agent or model failed to answer a server's sampling request (the cause says why). */
+  CLIENT_SAMPLING_FAILED: 'THIRD_PARTY',
+  /** A server asked for more sampling at once than `sampling.maxConcurrent` allows; the extra request was refused. */
+  CLIENT_SAMPLING_LIMIT: 'THIRD_PARTY',
   /** `resources/read` failed. */
   CLIENT_READ_RESOURCE_FAILED: 'THIRD_PARTY',
   /** A resource subscription the server does not offer, or one that failed or was not honoured. */

@@ -44,6 +44,23 @@ export type {
   MCPEventSubscription,
   MCPReceivedEvent,
 } from './client/events/types.js';
+export type {
+  MCPClientRoots,
+  MCPClientRootsOption,
+  MCPRoot,
+  MCPRootsProvider,
+} from './client/roots/types.js';
+export type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  MCPClientSamplingOption,
+  MCPSamplingApproval,
+  MCPSamplingContext,
+  MCPSamplingDecision,
+  MCPSamplingHandler,
+  MCPSamplingModel,
+  MCPSamplingOptions,
+} from './client/sampling/types.js';
 export { MCPClientServerProxy } from './client/server-proxies.js';
 export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';

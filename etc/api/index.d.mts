@@ -3,6 +3,8 @@
 export {
   type AppResource,
   type AppResources,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
   DEFAULT_LIMITS,
   type ElicitResult,
   type ElicitationHandler,
@@ -28,6 +30,9 @@ export {
   type MCPClientProgress,
   type MCPClientPrompts,
   type MCPClientResources,
+  type MCPClientRoots,
+  type MCPClientRootsOption,
+  type MCPClientSamplingOption,
   MCPClientServerProxy,
   type MCPClientTasks,
   type MCPClientTools,
@@ -82,6 +87,14 @@ export {
   type MCPResourceContents,
   type MCPResourceTemplatesWithErrors,
   type MCPResourcesWithErrors,
+  type MCPRoot,
+  type MCPRootsProvider,
+  type MCPSamplingApproval,
+  type MCPSamplingContext,
+  type MCPSamplingDecision,
+  type MCPSamplingHandler,
+  type MCPSamplingModel,
+  type MCPSamplingOptions,
   type MCPSamplingRequest,
   MCPServer,
   type MCPServerBusEvent,
@@ -207,6 +220,8 @@ interface BaseServerOptions {
     };
     capabilities?: MCPClientCapabilities;
     inputRequests?: MCPInputRequestHandler;
+    sampling?: MCPClientSamplingOption;
+    roots?: MCPClientRootsOption;
     enableServerLogs?: boolean;
     serverLogLevel?: LoggingLevel;
     enableProgressTracking?: boolean;
@@ -257,6 +272,8 @@ declare const ERRORS: {
     readonly CLIENT_DISCONNECTED: "USER";
     readonly CLIENT_INPUT_REQUEST_DECLINED: "USER";
     readonly CLIENT_INPUT_REQUEST_UNSUPPORTED: "USER";
+    readonly CLIENT_SAMPLING_DENIED: "USER";
+    readonly CLIENT_INVALID_ROOTS: "USER";
     readonly CLIENT_PROXY_TOOL_NOT_FOUND: "USER";
     readonly CLIENT_PROXY_INVALID_TOOL_INPUT: "USER";
     readonly CLIENT_INVALID_TOOL_ARGUMENTS: "USER";
@@ -272,6 +289,8 @@ declare const ERRORS: {
     readonly CLIENT_TASK_NOT_FOUND: "THIRD_PARTY";
     readonly CLIENT_TASKS_NOT_SUPPORTED: "USER";
     readonly CLIENT_TASK_INPUT_UNANSWERED: "USER";
+    readonly CLIENT_SAMPLING_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SAMPLING_LIMIT: "THIRD_PARTY";
     readonly CLIENT_READ_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_SUBSCRIBE_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_RESOURCES_FAILED: "THIRD_PARTY";
@@ -504,6 +523,13 @@ interface MCPClientCapabilities {
         form?: Record<string, unknown>;
         url?: Record<string, unknown>;
     };
+    sampling?: {
+        tools?: Record<string, unknown>;
+        context?: Record<string, unknown>;
+    };
+    roots?: {
+        listChanged?: boolean;
+    };
     extensions?: Record<string, unknown>;
 }
 interface MCPClientConfigOptions<TServers = never> extends Omit<MCPClientOptions<TServers>, 'servers'> {
@@ -528,6 +554,7 @@ declare class MCPClientCore<TServers = never> {
     readonly progress: MCPClientProgress;
     readonly tasks: MCPClientTasks;
     readonly events: MCPClientEvents;
+    readonly roots: MCPClientRoots;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
     static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClientCore<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
@@ -591,6 +618,8 @@ interface MCPClientOptions<TServers = never> {
     registerProcessHooks?: boolean;
     webhook?: MCPClientWebhookOptions;
     toolNameSeparator?: string;
+    sampling?: MCPClientSamplingOption;
+    roots?: MCPClientRootsOption;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -619,6 +648,13 @@ interface MCPClientResources {
     }) => void): Promise<void>;
     onListChanged(serverName: string, handler: () => void): Promise<void>;
 }
+interface MCPClientRoots {
+    set(roots: MCPRoot[], options?: {
+        server?: string;
+    }): Promise<void>;
+}
+type MCPClientRootsOption = MCPRoot[] | MCPRootsProvider;
+type MCPClientSamplingOption = MCPSamplingHandler | Agent | MCPSamplingModel | MCPSamplingOptions;
 declare abstract class MCPClientServerProxy extends MCPServerBase {
     readonly mcpVersion: 2;
     abstract convertTools(): Record<string, InternalCoreTool>;
@@ -957,6 +993,37 @@ interface MCPResourceTemplatesWithErrors extends FanOutErrors {
 }
 interface MCPResourcesWithErrors extends FanOutErrors {
     resources: Record<string, Resource[]>;
+}
+interface MCPRoot {
+    uri: string;
+    name?: string;
+    _meta?: Record<string, unknown>;
+}
+type MCPRootsProvider = (context: {
+    serverName: string;
+    signal: AbortSignal;
+}) => MCPRoot[] | Promise<MCPRoot[]>;
+type MCPSamplingApproval = (request: CreateMessageRequestParams, context: {
+    serverName: string;
+}) => MCPSamplingDecision | Promise<MCPSamplingDecision>;
+interface MCPSamplingContext {
+    serverName: string;
+    signal: AbortSignal;
+}
+type MCPSamplingDecision = 'allow' | 'deny' | boolean;
+type MCPSamplingHandler = (request: CreateMessageRequestParams, context: MCPSamplingContext) => CreateMessageResult | Promise<CreateMessageResult>;
+type MCPSamplingModel = Exclude<Extract<MastraModelConfig, {
+    doGenerate: unknown;
+}>, {
+    specificationVersion: 'v1';
+}>;
+interface MCPSamplingOptions {
+    handler?: MCPSamplingHandler;
+    agent?: Agent;
+    model?: MastraModelConfig;
+    onRequest?: MCPSamplingApproval;
+    maxTokens?: number;
+    maxConcurrent?: number;
 }
 type MCPSamplingRequest = CreateMessageRequestParams & MCPInputRequestOptions;
 declare class MCPServer extends MCPServerCore {

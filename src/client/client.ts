@@ -13,6 +13,7 @@ import {
   resourceActions,
   toolActions,
 } from './actions.js';
+import { serverAnswers } from './answers.js';
 import type { ServerAuthState } from './auth/auth-required.js';
 import { ServerAuthenticator } from './auth/authenticate.js';
 import type { MCPClientConfigOptions, MCPConfig } from './config-file/types.js';
@@ -22,6 +23,8 @@ import { closeEvents, eventActions, type MCPClientEvents } from './events/event-
 import { fanOut } from './fan-out.js';
 import { checkClientOptions } from './options.js';
 import { registerForProcessHooks, unregisterFromProcessHooks } from './process-hooks.js';
+import { rootsActions } from './roots/actions.js';
+import type { MCPClientRoots } from './roots/types.js';
 import { type MCPClientServerProxy, proxyOpener } from './server-proxies.js';
 import { taskActions } from './tasks/actions.js';
 import type { MCPClientTasks } from './tasks/types.js';
@@ -102,6 +105,8 @@ export class MCPClientCore<TServers = never> {
   readonly tasks!: MCPClientTasks;
   /** MCP Events (SEP-3415): list, subscribe, and the webhook receiver. */
   readonly events!: MCPClientEvents;
+  /** The roots servers are told (the `roots` option): `set()` replaces them and tells connected servers. */
+  readonly roots!: MCPClientRoots;
 
   constructor(options: MCPClientOptions<NoInfer<TServers>>) {
     checkClientOptions(options);
@@ -142,6 +147,9 @@ export class MCPClientCore<TServers = never> {
           },
           log: (entry) => this.log(entry),
           onConnected: () => this.installHooks(),
+          answers: serverAnswers(name, definition, options, (level, message) =>
+            this.log({ level, message, timestamp: new Date(), serverName: name }),
+          ),
         }),
       );
     }
@@ -156,6 +164,7 @@ export class MCPClientCore<TServers = never> {
     this.progress = progressActions(lookup);
     this.events = eventActions(lookup, options.webhook);
     this.tasks = taskActions(lookup);
+    this.roots = rootsActions(lookup);
   }
 
   /**

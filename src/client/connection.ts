@@ -30,6 +30,7 @@ import {
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import { Activity } from './activity.js';
+import type { ServerAnswers } from './answers.js';
 import { isAuthorizationRequired, type ServerAuthState } from './auth/auth-required.js';
 import { reportRegistrations } from './auth/oauth-provider.js';
 import type { TimeoutSetting } from './errors.js';
@@ -70,6 +71,8 @@ export interface ConnectionSettings {
   clientInfo: { name: string; version: string };
   log: LogHandler;
   onConnected: () => void;
+  /** What answers this server's sampling and roots requests (answers.ts). */
+  answers: ServerAnswers;
 }
 
 /** The SDK's stdio client loads with the first stdio server's connect, not with the package. */
@@ -134,6 +137,7 @@ export class ServerConnection {
   readonly patternBudget: PatternBudget;
   /** Validates this server's arguments and structured output: its own validator, or the default within its budget. */
   readonly jsonSchemaValidator: jsonSchemaValidator;
+  readonly answers: ServerAnswers;
 
   constructor(
     readonly name: string,
@@ -141,6 +145,7 @@ export class ServerConnection {
     private readonly settings: ConnectionSettings,
   ) {
     this.inputRequests = definition.inputRequests;
+    this.answers = settings.answers;
     this.patternBudget = new PatternBudget(
       definition.maxPatternInstructions ?? DEFAULT_MAX_PATTERN_INSTRUCTIONS,
       (message) => this.log('warning', message),
@@ -203,13 +208,8 @@ export class ServerConnection {
   }
 
   private disconnected() {
-    return mcpError(
-      MCPErrorCode.CLIENT_DISCONNECTED,
-      `MCP server '${this.name}': the client was disconnected`,
-      {
-        server: this.name,
-      },
-    );
+    const text = `MCP server '${this.name}': the client was disconnected`;
+    return mcpError(MCPErrorCode.CLIENT_DISCONNECTED, text, { server: this.name });
   }
 
   /**

@@ -36,6 +36,9 @@ import type {
   MCPEventRetryOptions,
   MCPEventSubscribeOptions,
 } from './events/types.js';
+import type { MCPRoot } from './roots/types.js';
+import { isAgent, isModelObject } from './sampling/sampler.js';
+import type { MCPSamplingOptions } from './sampling/types.js';
 import type {
   HttpServerDefinition,
   MCPClientCapabilities,
@@ -44,6 +47,48 @@ import type {
 } from './types.js';
 
 const strings = arrayOf(string);
+const positiveInteger: Check = {
+  expected: 'a positive integer',
+  accepts: (value) => Number.isSafeInteger(value) && (value as number) > 0,
+};
+
+const SAMPLING_OPTIONS = {
+  handler: fn,
+  agent: { expected: 'a Mastra Agent', accepts: isAgent },
+  model: anything,
+  onRequest: fn,
+  maxTokens: positiveInteger,
+  maxConcurrent: positiveInteger,
+} satisfies OptionsOf<MCPSamplingOptions>;
+
+/** A handler, an Agent, a language model (not a v1 one: agents cannot generate with those), or the object form. */
+const sampling: Check = {
+  expected:
+    'a sampling handler (function), a Mastra Agent, a language model or { handler | agent | model, onRequest? }',
+  accepts: (value) => typeof value === 'function' || (typeof value === 'object' && value !== null),
+  inner: (value, path) => {
+    if (typeof value === 'function' || isAgent(value)) return undefined;
+    const options = isModelObject(value) ? { model: value } : (value as Record<string, unknown>);
+    const at = isModelObject(value) ? path : `${path}.model`;
+    if ((options.model as { specificationVersion?: unknown })?.specificationVersion === 'v1')
+      return {
+        path: at,
+        message: `\`${at}\` is an AI SDK v4 (v1) model, which an Agent cannot generate with; use an AI SDK v5 or later model`,
+      };
+    if (isModelObject(value)) return undefined;
+    const problem = shapeProblem(SAMPLING_OPTIONS, options, path, `\`${path}\``);
+    const given = (['handler', 'agent', 'model'] as const).filter((key) => options[key] !== undefined);
+    if (problem || given.length === 1) return problem;
+    return {
+      path,
+      message: `\`${path}\` needs exactly one of \`handler\`, \`agent\` or \`model\`${given.length ? ` (it has ${given.join(' and ')})` : ''}`,
+    };
+  },
+};
+const roots = either(
+  arrayOf(object({ uri: required(string), name: string, _meta: anyObject } satisfies OptionsOf<MCPRoot>)),
+  fn,
+);
 const clientInfo = object({ name: string, version: string });
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
@@ -55,9 +100,13 @@ const COMMON = {
   clientInfo,
   capabilities: object({
     elicitation: object({ form: anyObject, url: anyObject }),
+    sampling: object({ tools: anyObject, context: anyObject }),
+    roots: object({ listChanged: boolean }),
     extensions: anyObject,
   } satisfies OptionsOf<MCPClientCapabilities>),
   inputRequests: fn,
+  sampling,
+  roots,
   enableServerLogs: boolean,
   serverLogLevel: oneOf(...LOG_LEVELS),
   enableProgressTracking: boolean,
@@ -157,6 +206,8 @@ export const CLIENT = {
   registerProcessHooks: boolean,
   webhook: object(WEBHOOK),
   toolNameSeparator: string,
+  sampling,
+  roots,
 } satisfies OptionsOf<MCPClientOptions>;
 
 /** `events.subscribe()`'s options, and (without `cursor` and `signal`) a signal provider's `subscribeOptions`. */

@@ -7,6 +7,7 @@
 import { Client, type ClientCapabilities, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { type DetailedTask, DetailedTaskSchema, TASKS_NOTIFICATION } from '../shared/tasks-wire.js';
+import { forLegacyServer, SAMPLING_REJECTED, type ServerAnswers } from './answers.js';
 import { messageOf } from './errors.js';
 import type { TaskPush } from './tasks/task-push.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
@@ -32,19 +33,27 @@ export interface ClientOwner {
   readonly emit: LogHandler;
   /** Where `notifications/tasks` go. */
   readonly taskPush: TaskPush;
-  log(level: 'error', message: string): void;
+  /** What answers the server's sampling and roots requests. */
+  readonly answers: ServerAnswers;
+  /** Aborts when the client disconnects: answers still running stop with it. */
+  readonly closedSignal: AbortSignal;
+  log(level: 'warning' | 'error', message: string): void;
 }
 
-/** The capabilities a client built for `owner` declares (elicitation with an input handler, extensions as configured). */
+/**
+ * The capabilities a client built for `owner` declares: elicitation with an input handler,
+ * sampling and roots where they are answered, extensions as configured.
+ */
 export function clientCapabilitiesOf(
-  owner: Pick<ClientOwner, 'definition' | 'inputRequests'>,
+  owner: Pick<ClientOwner, 'definition' | 'inputRequests' | 'answers'>,
 ): ClientCapabilities {
-  const { definition } = owner;
-  const elicitation = owner.inputRequests
-    ? (definition.capabilities?.elicitation ?? { form: {} })
-    : undefined;
+  const { definition, answers } = owner;
+  const declared = definition.capabilities;
+  const elicitation = owner.inputRequests ? (declared?.elicitation ?? { form: {} }) : undefined;
   return {
     ...(elicitation ? { elicitation } : {}),
+    ...(answers.sampler ? { sampling: declared?.sampling ?? {} } : {}),
+    ...(answers.roots ? { roots: { listChanged: declared?.roots?.listChanged !== false } } : {}),
     ...(definition.capabilities?.extensions ? { extensions: definition.capabilities.extensions } : {}),
   } as ClientCapabilities;
 }
@@ -71,6 +80,7 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
   );
   routeNotifications(client, owner);
   if (owner.inputRequests) routeInputRequests(client, owner);
+  routeAnswers(client, owner);
   return client;
 }
 
@@ -152,4 +162,36 @@ function routeInputRequests(client: Client, owner: ClientOwner): void {
     }
     return result;
   });
+}
+
+/**
+ * `sampling/createMessage` and `roots/list` to the owner's answers: a 2025 server's requests, or
+ * 2026-07-28 input requests the SDK fulfils before retrying the call that got them. A 2025 server
+ * is answered a failure as a protocol error (forLegacyServer), which is logged here too (a denial
+ * is not a failure); on 2026-07-28 the failure ends the call.
+ */
+function routeAnswers(client: Client, owner: ClientOwner): void {
+  const { sampler, roots } = owner.answers;
+  const answering = async <T>(what: string, answer: () => Promise<T>): Promise<T> => {
+    try {
+      return await answer();
+    } catch (error) {
+      if (client.getProtocolEra() !== 'legacy') throw error;
+      const told = forLegacyServer(error);
+      if (told.code !== SAMPLING_REJECTED.code) owner.log('warning', `${what} failed: ${messageOf(error)}`);
+      throw told;
+    }
+  };
+  const signalOf = (ctx: { mcpReq: { signal: AbortSignal } }) =>
+    AbortSignal.any([ctx.mcpReq.signal, owner.closedSignal]);
+  if (sampler)
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      answering('answering sampling/createMessage', () => sampler.answer(request.params, signalOf(ctx))),
+    );
+  if (roots) {
+    roots.attach(client);
+    client.setRequestHandler('roots/list', (_request, ctx) =>
+      answering('answering roots/list', async () => ({ roots: await roots.list(signalOf(ctx)) })),
+    );
+  }
 }

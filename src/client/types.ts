@@ -21,6 +21,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
+import type { MCPClientRootsOption } from './roots/types.js';
+import type { MCPClientSamplingOption } from './sampling/types.js';
 import type { MCPToolDefinition } from './tools/definition.js';
 import type { IsUntyped, MCPToolMap, MCPToolsetMap } from './typed.js';
 
@@ -66,6 +68,13 @@ export type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult 
 
 export interface MCPClientCapabilities {
   elicitation?: { form?: Record<string, unknown>; url?: Record<string, unknown> };
+  /**
+   * Declared as given when sampling is configured for the server (`{}` otherwise); `tools` and
+   * `context` need a sampling `handler`. Declared without sampling, construction fails.
+   */
+  sampling?: { tools?: Record<string, unknown>; context?: Record<string, unknown> };
+  /** Declared (with `listChanged: true` unless `false` is given) when roots are configured; without them, construction fails. */
+  roots?: { listChanged?: boolean };
   extensions?: Record<string, unknown>;
 }
 
@@ -78,6 +87,10 @@ interface BaseServerOptions {
   clientInfo?: { name?: string; version?: string };
   capabilities?: MCPClientCapabilities;
   inputRequests?: MCPInputRequestHandler;
+  /** Answers this server's sampling requests, in place of the client's `sampling`. */
+  sampling?: MCPClientSamplingOption;
+  /** The roots this server is told, in place of the client's `roots`. */
+  roots?: MCPClientRootsOption;
   enableServerLogs?: boolean;
   serverLogLevel?: LoggingLevel;
   enableProgressTracking?: boolean;
@@ -175,6 +188,14 @@ export interface MCPClientOptions<TServers = never> {
   webhook?: MCPClientWebhookOptions;
   /** Between a server's prefix (its name, or `toolPrefix`) and a tool's name in `listTools()` keys (default `_`). */
   toolNameSeparator?: string;
+  /**
+   * Answers servers that ask the application's model to generate (`sampling/createMessage`): a
+   * handler, a Mastra Agent, a language model, or `{ handler | agent | model, onRequest?, ... }`.
+   * Every server's, unless its definition has its own. Without it, no server may ask.
+   */
+  sampling?: MCPClientSamplingOption;
+  /** The roots (`file://` directories) every server is told, unless its definition has its own. */
+  roots?: MCPClientRootsOption;
 }
 
 /** What a server announced about itself (serverInfo). */

@@ -62,7 +62,7 @@ function newServer(): MCPServer {
     description: 'Asks before deploying to a region',
     inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }),
     execute: async ({ region }, context) => {
-      const answer = await (context.mcp as MCPToolContext).elicitation.sendRequest({
+      const answer = await (context.mcp as unknown as MCPToolContext).elicitation.sendRequest({
         message: `Deploy to ${region}?`,
         requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
       });

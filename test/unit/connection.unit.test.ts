@@ -55,6 +55,7 @@ function setup(
     clientInfo: { name: 'unit', version: '1.0.0' },
     log: (entry) => logs.push(entry),
     onConnected: () => connects++,
+    answers: {},
   };
   const connection = new ServerConnection(
     'local',

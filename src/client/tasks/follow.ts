@@ -2,21 +2,21 @@
  * Follows one task to its end: takes the states the server pushes on the connection's listen
  * stream (`notifications/tasks`), and polls `tasks/get` at the server's `pollIntervalMs` until a
  * push arrived for it (then only as a backstop, every ten intervals); answers each
- * new input request once (keys are unique over a task's life) through the connection's
- * `inputRequests` handler and `tasks/update`, reports status and progress changes, and resolves with the
+ * new input request once (keys are unique over a task's life) through what answers its kind
+ * (task-input.ts) and `tasks/update`, reports status and progress changes, and resolves with the
  * tool's result once `completed`. `failed` and `cancelled` reject with the task's error. The abort
  * signal cancels the task (`tasks/cancel`). A poll that cannot reach the server is retried by task
  * id, through reconnects and server restarts, until the outage lasts longer than the connection
  * allows (`max(60 s, 3 × timeout)`).
  */
-import { type CallToolResult, type ElicitResult, ProtocolError } from '@modelcontextprotocol/client';
+import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { sleep } from '../../shared/sleep.js';
 import { type DetailedTask, type Task, taskProgressOf } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';
 import { findCause, messageOf } from '../errors.js';
-import type { MCPInputRequest } from '../types.js';
 import { cancelTask, getTask, updateTask } from './requests.js';
+import { answerTaskInput } from './task-input.js';
 
 /** Polls no faster than this, whatever the server suggests. */
 const MIN_POLL_INTERVAL_MS = 50;
@@ -79,7 +79,10 @@ function settledResult(
   return undefined;
 }
 
-/** Answers the input requests not answered yet, each once; a missing or failing handler throws. */
+/**
+ * Answers the input requests not answered yet, each once (task-input.ts); one that cannot be
+ * answered (no handler, a denial, a failure) cancels the task, which would wait for it in vain.
+ */
 async function answer(
   connection: ServerConnection,
   task: DetailedTask,
@@ -89,22 +92,15 @@ async function answer(
 ): Promise<void> {
   const pending = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
   if (pending.length === 0) return;
-  const handler = connection.inputRequests;
-  if (!handler) {
-    throw mcpError(
-      MCPErrorCode.CLIENT_TASK_INPUT_UNANSWERED,
-      `${label} asks for input, but server '${connection.name}' has no inputRequests handler to answer it`,
-      { server: connection.name, taskId: task.taskId },
-    );
-  }
-  const inputResponses: Record<string, ElicitResult> = {};
+  const inputResponses: Record<string, unknown> = {};
   for (const [key, request] of pending) {
     answered.add(key);
-    inputResponses[key] = await handler({
-      key,
-      params: request.params as MCPInputRequest['params'],
-      signal,
-    });
+    try {
+      inputResponses[key] = await answerTaskInput(connection, key, request, signal, label);
+    } catch (error) {
+      if (!signal.aborted) await cancelTask(connection, task.taskId).catch(() => {});
+      throw error;
+    }
   }
   await updateTask(connection, task.taskId, inputResponses, signal);
 }
