@@ -13,6 +13,7 @@ import { describeProblems, frontmatterProblems } from './frontmatter.js';
 import { mimeTypeOf } from './mime.js';
 import { type SkillsPlan, skillError } from './plan.js';
 import type { SkillRoot } from './roots.js';
+import { SKILL_SCHEME } from './skill-set.js';
 
 /** One file of a published skill, as `resources/read` finds it. */
 export interface PublishedFile {
@@ -38,12 +39,11 @@ export interface PublishedSkill {
   listed: Resource;
 }
 
-const SCHEME = 'skill://';
 const inTree = (dir: string, path: string) => (dir === '' ? path : `${dir}/${path}`);
 
 /** The path below the skill folder a URI of its entry names (the SDK percent-encodes each segment). */
 function pathOf(uri: string, depth: number): string {
-  return uri.slice(SCHEME.length).split('/').slice(depth).map(decodeURIComponent).join('/');
+  return uri.slice(SKILL_SCHEME.length).split('/').slice(depth).map(decodeURIComponent).join('/');
 }
 
 async function entryOf(
@@ -103,7 +103,8 @@ export async function publish(plan: SkillsPlan, skill: FoundSkill): Promise<Publ
       name,
       description,
       mimeType: 'text/markdown',
-      ...(bytes[SKILL_FILE] ? { size: bytes[SKILL_FILE].byteLength } : {}),
+      // A dynamic SKILL.md may be another size by the time it is read.
+      ...(root.dynamic ? {} : { size: (bytes[SKILL_FILE] as Uint8Array).byteLength }),
     },
   };
 }

@@ -48,13 +48,7 @@ async function walk(plan: SkillsPlan, skill: FoundSkill, label: string): Promise
     if (relative !== '' && holdsSkill(entries)) nested.push(relative);
     for (const entry of entries) {
       const path = join(relative, entry.name);
-      if (entry.kind === 'unsupported') {
-        throw skillError(
-          plan.serverId,
-          label,
-          `(${skill.root.origin}) holds ${path}, a symlink or special file: copy the file into the skill's folder instead`,
-        );
-      }
+      if (entry.kind === 'unsupported') throw unsupported(plan, label, skill.root.origin, path);
       if (entry.kind === 'directory') {
         if (++folders > MAX_FOLDERS) throw overLimit(plan, label, skill, `more than ${MAX_FOLDERS} folders`);
         await visit(path);
@@ -76,6 +70,14 @@ async function walk(plan: SkillsPlan, skill: FoundSkill, label: string): Promise
   return nested;
 }
 
+function unsupported(plan: SkillsPlan, label: string, origin: string, path: string) {
+  return skillError(
+    plan.serverId,
+    label,
+    `(${origin}) holds ${path}, a symlink or special file, which is never followed: copy what it points to into the folder instead`,
+  );
+}
+
 function overLimit(plan: SkillsPlan, label: string, skill: FoundSkill, what: string) {
   return skillError(
     plan.serverId,
@@ -89,6 +91,7 @@ async function topSkills(plan: SkillsPlan, root: SkillRoot): Promise<FoundSkill[
   if (holdsSkill(entries)) return [{ root, dir: '', segments: [root.name], files: [] }];
   const found: FoundSkill[] = [];
   for (const entry of entries) {
+    if (entry.kind === 'unsupported') throw unsupported(plan, root.name, root.origin, entry.name);
     if (entry.kind !== 'directory') continue;
     if (holdsSkill(await root.tree.list(entry.name))) {
       found.push({ root, dir: entry.name, segments: [entry.name], files: [] });

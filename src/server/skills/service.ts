@@ -28,7 +28,7 @@ import { contentsOf, matches } from './contents.js';
 import { mimeTypeOf } from './mime.js';
 import type { SkillsPlan } from './plan.js';
 import type { SkillRoot } from './roots.js';
-import { canonical, SkillSet } from './skill-set.js';
+import { canonical, SKILL_SCHEME, SkillSet } from './skill-set.js';
 import type { MCPServerSkillsApi } from './types.js';
 import { watchFolder } from './watch.js';
 
@@ -148,12 +148,15 @@ export class SkillsService {
     );
   }
 
+  /** The SKILL.md resources; none while the skills could not be loaded, so other resources stay listed. */
   async listResources(): Promise<Resource[]> {
-    return (await this.current()).listed;
+    if (!this.set) await this.loaded.catch(() => {});
+    return this.set?.listed ?? [];
   }
 
   /** A skill file's contents; `undefined` when `uri` is none of the skills'. */
   async readResource(uri: string): Promise<ReadResourceResult | undefined> {
+    if (!uri.startsWith(SKILL_SCHEME)) return undefined;
     const set = await this.current();
     const file = set.file(uri);
     if (file) return contentsOf(uri, file.mimeType, await this.verified(uri, file));

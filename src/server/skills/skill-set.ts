@@ -17,6 +17,9 @@ import { SKILL_FILE } from './discover.js';
 import { skillError } from './plan.js';
 import { safeSegments } from './trees.js';
 
+/** Every skill is served under it (the extension's convention). */
+export const SKILL_SCHEME = 'skill://';
+
 /** The WHATWG form of a URI, the one key every spelling of it shares; `undefined` if it does not parse. */
 export function canonical(uri: string): string | undefined {
   try {
