@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MCPServer } from '../../src/index.js';
 import { REFUNDS_FILES, writeSkillFiles } from '../fixtures/skills.js';
 import { connectHttp, serveHttp } from '../helpers.js';
+import { RecordingLogger } from '../support/logger.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -29,6 +30,8 @@ async function serveFolder() {
   const folder = writeSkillFiles(REFUNDS_FILES);
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const server = new MCPServer({ name: 'skills', version: '1.0.0', tools: {}, skills: [folder] });
+  const logger = new RecordingLogger();
+  server.__setLogger(logger);
   await server.skills.ready();
   const http = await serveHttp(server);
   cleanups.push(
@@ -44,7 +47,7 @@ async function serveFolder() {
   client.setNotificationHandler('notifications/resources/list_changed', () => {
     notices.listChanged++;
   });
-  return { folder, server, client, skills: new SkillsClient(client), notices };
+  return { folder, server, client, skills: new SkillsClient(client), notices, logger };
 }
 
 async function policyDigest(skills: SkillsClient): Promise<string | undefined> {
@@ -93,7 +96,7 @@ describe('MCPServer skills on disk that change', () => {
   });
 
   it('keeps the entry of a skill changed into one it cannot publish, and never serves the new bytes', async () => {
-    const { folder, client, skills } = await serveFolder();
+    const { folder, client, skills, logger } = await serveFolder();
     const before = (await skills.list()).skills;
     const unpublishable = '---\nname: refunds\ndescription: Refunds\nlicense: 3\n---\nBody\n';
     writeFileSync(join(folder, 'refunds/SKILL.md'), unpublishable);
@@ -107,6 +110,9 @@ describe('MCPServer skills on disk that change', () => {
       expect.stringContaining('could not be published again'),
     ]);
     expect((await skills.list()).skills).toEqual(before);
+    expect(logger.errors.at(-1)).toMatch(
+      /skill 'refunds' .*license must be a string.*\(the skills published before stay\)$/,
+    );
     // Put back, it is served again.
     writeFileSync(join(folder, 'refunds/SKILL.md'), REFUNDS_FILES['refunds/SKILL.md'] as string);
     const read = await skills.read(before[0] as never);

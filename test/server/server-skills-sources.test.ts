@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { MCPErrorCode, MCPServer, type MCPServerSkills } from '../../src/index.js';
 import { REFUNDS_FILES, reviewSkill, writeSkillFiles } from '../fixtures/skills.js';
 import { connectHttp, serveHttp } from '../helpers.js';
+import { RecordingLogger } from '../support/logger.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -112,6 +113,7 @@ describe('MCPServer skills from agents and sources', () => {
       tools: {},
       skills: { skills: [folder], agents: [agent] },
     });
+    alone.__setLogger(new RecordingLogger());
     const error = await rejectionOf(alone.skills.ready());
     expect(error).toMatchObject({ id: MCPErrorCode.SERVER_SKILL_INVALID });
     expect(String((error as Error).message)).toMatch(

@@ -11,14 +11,15 @@ import type { SkillRoot } from './roots.js';
 
 export { rootsOf } from './roots.js';
 
-/** Every skill in `root`, published; a storage failure is named with the root. */
+/** Every skill in `root`, published; any other failure is named with the root. */
 export async function publishRoot(plan: SkillsPlan, root: SkillRoot): Promise<PublishedSkill[]> {
   try {
     const published: PublishedSkill[] = [];
     for (const skill of await discover(plan, root)) published.push(await publish(plan, skill));
     return published;
   } catch (error) {
-    if (error instanceof MastraError) throw error;
+    // A skill's own refusal already names it; anything else (storage, a tree's refusal) gets the root's name.
+    if (error instanceof MastraError && error.details?.skill !== undefined) throw error;
     throw skillError(
       plan.serverId,
       root.name,
