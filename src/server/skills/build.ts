@@ -8,12 +8,12 @@
 import { SKILL_LIMITS, type Skill } from '@modelcontextprotocol/core/ext/skills';
 import type { Resource } from '@modelcontextprotocol/server';
 import { SkillCatalogError, skillEntry } from '@modelcontextprotocol/server/ext/skills';
-import { type FoundSkill, SKILL_FILE } from './discover.js';
+import type { FoundSkill } from './discover.js';
 import { describeProblems, frontmatterProblems } from './frontmatter.js';
 import { mimeTypeOf } from './mime.js';
 import { type SkillsPlan, skillError } from './plan.js';
 import type { SkillRoot } from './roots.js';
-import { SKILL_SCHEME } from './skill-set.js';
+import { SKILL_FILE, SKILL_SCHEME } from './uris.js';
 
 /** One file of a published skill, as `resources/read` finds it. */
 export interface PublishedFile {

@@ -11,8 +11,7 @@ import { SKILL_LIMITS } from '@modelcontextprotocol/core/ext/skills';
 import { type SkillsPlan, skillError } from './plan.js';
 import type { SkillRoot } from './roots.js';
 import type { TreeEntry } from './trees.js';
-
-export const SKILL_FILE = 'SKILL.md';
+import { SKILL_FILE } from './uris.js';
 
 /** Folders walked per skill at most: a skill of empty folders is bounded like one of files. */
 const MAX_FOLDERS = SKILL_LIMITS.files;

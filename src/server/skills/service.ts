@@ -28,8 +28,9 @@ import { contentsOf, matches } from './contents.js';
 import { mimeTypeOf } from './mime.js';
 import type { SkillsPlan } from './plan.js';
 import type { SkillRoot } from './roots.js';
-import { canonical, SKILL_SCHEME, SkillSet } from './skill-set.js';
+import { SkillSet } from './skill-set.js';
 import type { MCPServerSkillsApi } from './types.js';
+import { canonical, SKILL_SCHEME } from './uris.js';
 import { watchFolder } from './watch.js';
 
 const loadPublishing = lazyModule(() => import('./load.js'));

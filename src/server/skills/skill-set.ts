@@ -13,21 +13,9 @@ import {
 import { ProtocolError, ProtocolErrorCode, type Resource } from '@modelcontextprotocol/server';
 import { decodeListCursor, encodeListCursor } from '../events/cursor.js';
 import type { PublishedFile, PublishedSkill } from './build.js';
-import { SKILL_FILE } from './discover.js';
 import { skillError } from './plan.js';
 import { safeSegments } from './trees.js';
-
-/** Every skill is served under it (the extension's convention). */
-export const SKILL_SCHEME = 'skill://';
-
-/** The WHATWG form of a URI, the one key every spelling of it shares; `undefined` if it does not parse. */
-export function canonical(uri: string): string | undefined {
-  try {
-    return new URL(uri).href;
-  } catch {
-    return undefined;
-  }
-}
+import { canonical, SKILL_FILE } from './uris.js';
 
 /** The folder of a skill: its SKILL.md URI without `/SKILL.md`. */
 const rootOf = (skill: PublishedSkill) => skill.entry.uri.slice(0, -(SKILL_FILE.length + 1));
