@@ -43,7 +43,7 @@ export function diskTree(root: string): SkillTree {
           throw mcpError(MCPErrorCode.SERVER_SKILL_INVALID, `${path} is not a regular file`);
         if (stat.size > max) throw tooLarge(path, max);
         // One byte more than allowed tells a file that grew since its stat.
-        const buffer = Buffer.alloc(stat.size + 1);
+        const buffer = Buffer.allocUnsafe(stat.size + 1);
         let length = 0;
         while (length < buffer.byteLength) {
           const { bytesRead } = await handle.read(buffer, length, buffer.byteLength - length, length);
