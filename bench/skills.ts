@@ -2,7 +2,7 @@
  * Skills extension (SEP-2640) benchmark, every figure a ratio against the SDK's own skills server
  * (`SkillsExtension` catalogs from `@modelcontextprotocol/server/ext/skills`, attached to a
  * `McpServer` built per request by `createMcpHandler`) publishing the same skills, measured in the
- * same run, with the load printed beside:
+ * same run (rounds interleaved, each side first in turn), with the load printed beside:
  *   1. `skills/list` over 1,000 skill folders (a SKILL.md and one reference each), every page walked
  *      by an SDK client at 2026-07-28 (pages of 100 on both): time per full walk, and the bytes of
  *      the results;
@@ -19,7 +19,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -124,6 +124,7 @@ async function main() {
     options: { rounds: { type: 'string', default: '15' }, skills: { type: 'string', default: '1000' } },
   });
   const rounds = Number(flags.rounds);
+  const load = loadavg()[0]?.toFixed(2);
   const { base, listRoot, bigRoot } = writeFolders(Number(flags.skills));
   const fixture = await spawnHttpServers(SELF, ['--serve', listRoot, bigRoot], ['--import', 'tsx']);
   try {
@@ -147,21 +148,26 @@ async function main() {
     const files = Array.from({ length: BIG_FILES - 1 }, (_, index) =>
       join(bigRoot, `large/data/part-${index}.bin`),
     );
-    for (let round = 0; round < Math.max(3, Math.ceil(rounds / 3)); round++) {
-      started.ours.push(
-        await timed(async () => {
-          const server = new MCPServer({ name: 'bench', version: '1.0.0', tools: {}, skills: [bigRoot] });
-          await server.skills.ready();
-          await server.close();
-        }),
-      );
-      started.sdk.push(await timed(() => loadSkills(bigRoot, silent)));
-      started.floor.push(
-        await timed(async () => {
-          for (const path of [join(bigRoot, 'large/SKILL.md'), ...files])
-            createHash('sha256').update(readFileSync(path)).digest();
-        }),
-      );
+    const startups = {
+      ours: async () => {
+        const server = new MCPServer({ name: 'bench', version: '1.0.0', tools: {}, skills: [bigRoot] });
+        await server.skills.ready();
+        await server.close();
+      },
+      sdk: () => loadSkills(bigRoot, silent),
+      floor: async () => {
+        for (const path of [join(bigRoot, 'large/SKILL.md'), ...files])
+          createHash('sha256').update(readFileSync(path)).digest();
+      },
+    };
+    const order = ['ours', 'sdk', 'floor'] as const;
+    for (let round = 0; round <= rounds; round++) {
+      // Each goes first in turn: the garbage one leaves is collected in the next one's time.
+      for (let step = 0; step < order.length; step++) {
+        const side = order[(round + step) % order.length] as (typeof order)[number];
+        const time = await timed(startups[side]);
+        if (round > 0) started[side].push(time);
+      }
     }
 
     const reads = { ours: [] as number[], sdk: [] as number[] };
@@ -177,6 +183,9 @@ async function main() {
     }
 
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(34)}${value}`);
+    console.log(
+      `mastra-mcp skills bench ${new Date().toISOString()}: node ${process.version}, ${rounds} rounds, load average ${load} at the start, ${loadavg()[0]?.toFixed(2)} at the end`,
+    );
     console.log(`skills/list, ${entries} skills walked (pages of 100), median of ${rounds} walks:`);
     line('MCPServer', `${ms(median(listed.ours))}, ${bytes.ours} bytes`);
     line("SDK's skills server", `${ms(median(listed.sdk))}, ${bytes.sdk} bytes`);
