@@ -19,10 +19,8 @@ import { join } from 'node:path';
 import { createSkill } from '@mastra/core/skills';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { MCPErrorCode, MCPServer, type MCPServerConfig } from '../../src/index.js';
-import { REFUNDS_FILES, writeSkillFiles } from '../fixtures/skills.js';
-import { connectHttp, serveHttp } from '../helpers.js';
+import { REFUNDS_FILES, rawRequest, serveSkills, writeSkillFiles } from '../fixtures/skills.js';
 import { RecordingLogger } from '../support/logger.js';
 import { rejectionOf, thrownBy } from '../support/results.js';
 
@@ -57,15 +55,8 @@ async function refusal(skills: MCPServerConfig['skills']): Promise<string> {
   return (error as Error).message;
 }
 
-async function serving(skills: MCPServerConfig['skills'], extra: Partial<MCPServerConfig> = {}) {
-  const built = server(skills, extra);
-  await built.skills.ready().catch(() => {});
-  const http = await serveHttp(built);
-  cleanups.push(() => http.close());
-  const client = await connectHttp(http.mcpUrl, 'modern');
-  cleanups.push(() => client.close());
-  return { server: built, client };
-}
+const serving = (skills: MCPServerConfig['skills'], extra: Partial<MCPServerConfig> = {}) =>
+  serveSkills({ skills, ...extra }, cleanups, 'modern');
 
 const manifest = (name: string, extra = '') =>
   `---\nname: ${name}\ndescription: A skill\n${extra}---\nBody\n`;
@@ -195,14 +186,8 @@ describe('MCPServer skills bounds', () => {
       }),
     );
     const { client } = await serving(many);
-    const page = (await client.request(
-      { method: 'skills/list', params: {} } as never,
-      z.looseObject({}),
-    )) as {
-      skills: unknown[];
-      nextCursor?: string;
-    };
-    expect([page.skills.length, typeof page.nextCursor]).toEqual([100, 'string']);
+    const page = await rawRequest(client, 'skills/list', {});
+    expect([(page.skills as unknown[]).length, typeof page.nextCursor]).toEqual([100, 'string']);
 
     const broken = tempFolder({ 'billing/SKILL.md': manifest('billing', 'license: 3\n') });
     const failed = await serving([broken], {
@@ -212,10 +197,7 @@ describe('MCPServer skills bounds', () => {
       },
     });
     await rejectionOf(failed.server.skills.ready());
-    const list = await rejectionOf(
-      failed.client.request({ method: 'skills/list', params: {} } as never, z.looseObject({})),
-      ProtocolError,
-    );
+    const list = await rejectionOf(rawRequest(failed.client, 'skills/list', {}), ProtocolError);
     expect([list.code, list.message]).toEqual([
       -32603,
       expect.stringContaining('its skills could not be loaded'),

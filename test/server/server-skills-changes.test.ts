@@ -9,12 +9,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
+import { type SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCPServer } from '../../src/index.js';
-import { REFUNDS_FILES, writeSkillFiles } from '../fixtures/skills.js';
-import { connectHttp, serveHttp } from '../helpers.js';
-import { RecordingLogger } from '../support/logger.js';
+import { REFUNDS_FILES, serveSkills, writeSkillFiles } from '../fixtures/skills.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -29,17 +26,8 @@ const POLICY = 'skill://refunds/references/policy.md';
 async function serveFolder() {
   const folder = writeSkillFiles(REFUNDS_FILES);
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-  const server = new MCPServer({ name: 'skills', version: '1.0.0', tools: {}, skills: [folder] });
-  const logger = new RecordingLogger();
-  server.__setLogger(logger);
-  await server.skills.ready();
-  const http = await serveHttp(server);
-  cleanups.push(
-    () => server.close(),
-    () => http.close(),
-  );
-  const client = await connectHttp(http.mcpUrl, 'legacy');
-  cleanups.push(() => client.close());
+  const served = await serveSkills({ skills: [folder] }, cleanups);
+  const { client } = served;
   const notices = { updated: [] as string[], listChanged: 0 };
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     notices.updated.push(notification.params.uri);
@@ -47,7 +35,7 @@ async function serveFolder() {
   client.setNotificationHandler('notifications/resources/list_changed', () => {
     notices.listChanged++;
   });
-  return { folder, server, client, skills: new SkillsClient(client), notices, logger };
+  return { ...served, folder, notices };
 }
 
 async function policyDigest(skills: SkillsClient): Promise<string | undefined> {

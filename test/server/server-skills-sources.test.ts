@@ -7,13 +7,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
 import { LocalSkillSource, type SkillSource } from '@mastra/core/workspace';
-import { type Client, ProtocolError } from '@modelcontextprotocol/client';
-import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { MCPErrorCode, MCPServer, type MCPServerSkills } from '../../src/index.js';
-import { REFUNDS_FILES, reviewSkill, writeSkillFiles } from '../fixtures/skills.js';
-import { connectHttp, serveHttp } from '../helpers.js';
+import { REFUNDS_FILES, rawRequest, reviewSkill, serveSkills, writeSkillFiles } from '../fixtures/skills.js';
 import { RecordingLogger } from '../support/logger.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
@@ -26,21 +23,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function serve(skills: MCPServerSkills) {
-  const server = new MCPServer({ name: 'skills', version: '1.0.0', tools: {}, skills });
-  const http = await serveHttp(server);
-  cleanups.push(
-    () => server.close(),
-    () => http.close(),
-  );
-  const client = await connectHttp(http.mcpUrl, 'legacy');
-  cleanups.push(() => client.close());
-  return { server, client, skills: new SkillsClient(client) };
-}
-
-function raw(client: Client, method: string, params: Record<string, unknown>) {
-  return client.request({ method, params } as never, z.looseObject({})) as Promise<Record<string, unknown>>;
-}
+const serve = (skills: MCPServerSkills) => serveSkills({ skills }, cleanups);
 
 /** A Mastra SkillSource over a record the test changes; every path it is asked for is kept. */
 function recordSource(files: Record<string, string | (() => string)>) {
@@ -202,7 +185,7 @@ describe('MCPServer skills from agents and sources', () => {
     expect(
       (
         await rejectionOf(
-          raw(client, 'resources/directory/read', { uri: 'skill://daily/data%2F..%2F..' }),
+          rawRequest(client, 'resources/directory/read', { uri: 'skill://daily/data%2F..%2F..' }),
           ProtocolError,
         )
       ).code,

@@ -12,11 +12,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { MCPServer, type MCPServerConfig } from '../../src/index.js';
+import type { MCPServerConfig } from '../../src/index.js';
 import { CALCULATOR_HTML, CALCULATOR_URI } from '../fixtures/app-resources.js';
-import { CHECKLIST, LOGO, REFUNDS_FILES, reviewSkill, writeSkillFiles } from '../fixtures/skills.js';
-import { connectHttp, type Era, newClient, serveHttp } from '../helpers.js';
+import {
+  CHECKLIST,
+  LOGO,
+  REFUNDS_FILES,
+  rawRequest,
+  reviewSkill,
+  serveSkills,
+  writeSkillFiles,
+} from '../fixtures/skills.js';
+import { type Era, newClient } from '../helpers.js';
 import { rejectionOf } from '../support/results.js';
 
 const folder = writeSkillFiles(REFUNDS_FILES);
@@ -27,32 +34,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function serve(config: Partial<MCPServerConfig> = {}) {
-  const server = new MCPServer({
-    name: 'skills',
-    version: '1.0.0',
-    tools: {},
-    skills: [reviewSkill, folder],
-    ...config,
-  });
-  const http = await serveHttp(server);
-  cleanups.push(
-    () => server.close(),
-    () => http.close(),
-  );
-  return { server, http };
-}
-
-async function connect(url: URL, era: Era): Promise<Client> {
-  const client = await connectHttp(url, era);
-  cleanups.push(() => client.close());
-  return client;
-}
-
-/** A request the SDK has no method for, its result as sent. */
-function raw(client: Client, method: string, params: Record<string, unknown>) {
-  return client.request({ method, params } as never, z.looseObject({})) as Promise<Record<string, unknown>>;
-}
+const serve = (config: Partial<MCPServerConfig> = {}, era: Era = 'legacy') =>
+  serveSkills({ skills: [reviewSkill, folder], ...config }, cleanups, era);
 
 const digest = (content: string | Uint8Array) =>
   `sha256:${createHash('sha256').update(content).digest('hex')}`;
@@ -133,10 +116,10 @@ async function expectSkillsServed(client: Client, era: Era) {
     'skill://refunds/../code-review/SKILL.md',
     'not a uri',
   ]) {
-    const error = await rejectionOf(raw(client, 'skills/get', { uri }), ProtocolError);
+    const error = await rejectionOf(rawRequest(client, 'skills/get', { uri }), ProtocolError);
     expect([uri, error.code]).toEqual([uri, -32602]);
   }
-  expect((await rejectionOf(raw(client, 'skills/get', {}), ProtocolError)).code).toBe(-32602);
+  expect((await rejectionOf(rawRequest(client, 'skills/get', {}), ProtocolError)).code).toBe(-32602);
 
   // Directories: direct children, subdirectories as inode/directory; a file is not one.
   const root = await skills.readDirectory('skill://refunds');
@@ -156,7 +139,7 @@ async function expectSkillsServed(client: Client, era: Era) {
     },
   ]);
   for (const uri of ['skill://refunds/SKILL.md', 'skill://nowhere']) {
-    const error = await rejectionOf(raw(client, 'resources/directory/read', { uri }), ProtocolError);
+    const error = await rejectionOf(rawRequest(client, 'resources/directory/read', { uri }), ProtocolError);
     expect([uri, error.code]).toEqual([uri, -32602]);
   }
 
@@ -172,8 +155,8 @@ describe('MCPServer skills', () => {
   it.each<Era>(['modern', 'legacy'])(
     'serves inline, folder and nested skills over HTTP (%s)',
     async (era) => {
-      const { http } = await serve();
-      await expectSkillsServed(await connect(http.mcpUrl, era), era);
+      const { client } = await serve({}, era);
+      await expectSkillsServed(client, era);
     },
   );
 
@@ -191,42 +174,43 @@ describe('MCPServer skills', () => {
   });
 
   it('pages skills/list with whole entries, and refuses a cursor it did not issue', async () => {
-    const { http } = await serve({
-      skills: {
-        skills: [reviewSkill, folder],
-        pageSize: 2,
-        cacheHint: { ttlMs: 60_000, cacheScope: 'public' },
+    const { client } = await serve(
+      {
+        skills: {
+          skills: [reviewSkill, folder],
+          pageSize: 2,
+          cacheHint: { ttlMs: 60_000, cacheScope: 'public' },
+        },
       },
-    });
-    const client = await connect(http.mcpUrl, 'modern');
-    const first = await raw(client, 'skills/list', {});
+      'modern',
+    );
+    const first = await rawRequest(client, 'skills/list', {});
     expect([(first.skills as unknown[]).length, first.ttlMs, first.cacheScope]).toEqual([
       2,
       60_000,
       'public',
     ]);
-    const second = await raw(client, 'skills/list', { cursor: first.nextCursor });
+    const second = await rawRequest(client, 'skills/list', { cursor: first.nextCursor });
     expect([(second.skills as unknown[]).length, second.nextCursor]).toEqual([1, undefined]);
     const uris = [...(first.skills as Array<{ uri: string }>), ...(second.skills as Array<{ uri: string }>)];
     expect(uris.map((skill) => skill.uri)).toEqual(URIS);
     expect((uris[1] as unknown as { resources: unknown }).resources).toEqual(refundsManifest());
-    expect((await rejectionOf(raw(client, 'skills/list', { cursor: 'not-ours' }), ProtocolError)).code).toBe(
-      -32602,
-    );
+    expect(
+      (await rejectionOf(rawRequest(client, 'skills/list', { cursor: 'not-ours' }), ProtocolError)).code,
+    ).toBe(-32602);
     // Directory children page the same way.
-    const page = await raw(client, 'resources/directory/read', { uri: 'skill://refunds' });
+    const page = await rawRequest(client, 'resources/directory/read', { uri: 'skill://refunds' });
     expect([(page.resources as unknown[]).length, typeof page.nextCursor]).toEqual([2, 'string']);
   });
 
   it('coexists with the resources option and app resources; allowed-tools grants nothing', async () => {
-    const { http } = await serve({
+    const { client } = await serve({
       appResources: { [CALCULATOR_URI]: { name: 'Calculator', html: CALCULATOR_HTML } },
       resources: {
         listResources: async () => [{ uri: 'file://notes.txt', name: 'notes', mimeType: 'text/plain' }],
         getResourceContent: async ({ uri }) => ({ text: `content of ${uri}` }),
       },
     });
-    const client = await connect(http.mcpUrl, 'legacy');
     expect(client.getServerCapabilities()?.extensions).toEqual({
       'io.modelcontextprotocol/ui': expect.any(Object),
       'io.modelcontextprotocol/skills': { directoryRead: true },
