@@ -8,7 +8,8 @@
 
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { type InlineSkill, InlineSkillSource } from '@mastra/core/skills';
+import { type InlineSkill, InlineSkillSource, type SkillMetadata } from '@mastra/core/skills';
+import { MCPErrorCode, mcpError } from '../../errors.js';
 import { diskTree } from './disk-tree.js';
 import { type SkillsPlan, skillError } from './plan.js';
 import { sourceTree } from './source-tree.js';
@@ -66,7 +67,17 @@ async function diskRoot(plan: SkillsPlan, path: string, origin: string, name: st
 async function agentRoots(plan: SkillsPlan, held: ReadonlySet<string>): Promise<SkillRoot[]> {
   const roots: SkillRoot[] = [];
   for (const agent of plan.agents) {
-    for (const skill of await agent.listSkills()) {
+    let listed: SkillMetadata[];
+    try {
+      listed = await agent.listSkills();
+    } catch (error) {
+      throw mcpError(
+        MCPErrorCode.SERVER_SKILL_INVALID,
+        `MCP server '${plan.serverId}': the skills of agent '${agent.id}' could not be listed: ${(error as Error).message}`,
+        { serverId: plan.serverId, agent: agent.id },
+      );
+    }
+    for (const skill of listed) {
       const origin = `agent '${agent.id}'`;
       if (!skill.path.startsWith('inline/')) {
         roots.push(await diskRoot(plan, skill.path, origin, skill.name));
