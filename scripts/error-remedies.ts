@@ -165,6 +165,10 @@ export const REMEDIES: Record<string, string> = {
   SERVER_INPUT_REQUEST_UNANSWERED:
     'The client did not answer in time: retry the call sooner, or raise `limits.suspendedCallTimeoutMs`.',
   SERVER_ALREADY_SERVING_STDIO: 'Call `startStdio()` once per process.',
+  SERVER_INVALID_SKILLS_OPTION:
+    'Give `skills` an array of `createSkill()` values and skill paths, or an object with `skills`, `agents`, `sources` (each `{ source, paths }`), `prefix`, `pageSize` and `cacheHint`, as the message says.',
+  SERVER_SKILL_INVALID:
+    'Fix the skill the message names (its SKILL.md frontmatter, its size or file count, a symlink or unreadable file in its folder) or leave it out of `skills`; `await server.skills.ready()` reports it before serving.',
   SERVER_NO_RESOURCES: 'Configure `resources` (or `appResources`) on the MCPServer before reading them.',
   SERVER_AGENT_DESCRIPTION_MISSING:
     "Give the agent a `description`: it becomes the `ask_<agent>` tool's description.",

@@ -243,6 +243,15 @@ const ERRORS = {
   SERVER_INVALID_TASKS_OPTION: 'USER',
   /** The in-memory task store is full of unfinished tasks (its `maxTasks` option). */
   SERVER_TASKS_STORE_FULL: 'USER',
+  /** The `skills` option has an unknown key or a value of the wrong type. */
+  SERVER_INVALID_SKILLS_OPTION: 'USER',
+  /**
+   * A skill MCPServer cannot publish (the Skills extension, SEP-2640): frontmatter the Agent Skills
+   * specification does not allow, over the per-skill limits (512 files, 16 MiB), a symlink or a path
+   * that leaves its folder, a folder or source that cannot be read, two skills at one URI. The
+   * message names the skill and what to fix.
+   */
+  SERVER_SKILL_INVALID: 'USER',
   // Redis stores
   /** A Redis store option is malformed. */
   REDIS_INVALID_OPTION: 'USER',

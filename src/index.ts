@@ -178,6 +178,14 @@ export {
   type RequestStateKey,
   requestStateInstance,
 } from './server/request-state.js';
+export type {
+  MCPServerSkills,
+  MCPServerSkillsApi,
+  MCPServerSkillsConfig,
+  MCPSkillEntry,
+  MCPSkillSourceConfig,
+  MCPSkillsAgent,
+} from './server/skills/types.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export { InMemoryMCPTaskStore, type InMemoryMCPTaskStoreOptions } from './server/tasks/memory-store.js';
 export type {

@@ -114,10 +114,16 @@ export {
   type MCPServerRequestStateOptions,
   type MCPServerResourceContent,
   type MCPServerResources,
+  type MCPServerSkills,
+  type MCPServerSkillsApi,
+  type MCPServerSkillsConfig,
   type MCPServerTasksConfig,
   type MCPServerTypes,
   type MCPServerWebhookOptions,
   type MCPServerWebhookRetryOptions,
+  type MCPSkillEntry,
+  type MCPSkillSourceConfig,
+  type MCPSkillsAgent,
   type MCPStoredEvent,
   type MCPStoredTask,
   type MCPTask,
@@ -364,6 +370,8 @@ declare const ERRORS: {
     readonly SERVER_UNKNOWN_EVENT_TYPE: "USER";
     readonly SERVER_INVALID_TASKS_OPTION: "USER";
     readonly SERVER_TASKS_STORE_FULL: "USER";
+    readonly SERVER_INVALID_SKILLS_OPTION: "USER";
+    readonly SERVER_SKILL_INVALID: "USER";
     readonly REDIS_INVALID_OPTION: "USER";
     readonly REDIS_UNAVAILABLE: "THIRD_PARTY";
     readonly REDIS_COMMAND_FAILED: "THIRD_PARTY";
@@ -1060,6 +1068,7 @@ interface MCPServerConfig extends MCPServerConfig {
     resources?: MCPServerResources;
     prompts?: MCPServerPrompts;
     appResources?: AppResources;
+    skills?: MCPServerSkills;
     events?: MCPServerEventsConfig;
     tasks?: MCPServerTasksConfig;
     notifications?: {
@@ -1087,6 +1096,7 @@ declare class MCPServerCore extends MCPServerBase {
     private readonly misconfigurations;
     private readonly eventsService;
     private readonly tasksService;
+    private readonly skillsService;
     private readonly mastraTools;
     readonly resourceOptions: MCPServerConfig['resources'];
     readonly promptOptions: MCPServerConfig['prompts'];
@@ -1104,6 +1114,7 @@ declare class MCPServerCore extends MCPServerBase {
     readonly prompts: {
         notifyListChanged: () => Promise<void>;
     };
+    readonly skills: MCPServerSkillsApi;
     readonly fetch: (request: Request) => Promise<Response>;
     readonly toolActions: {
         add: (tools: ToolsInput) => Promise<void>;
@@ -1264,6 +1275,23 @@ type MCPServerResources = {
         uriTemplate: string;
     }) => MCPServerCompletion | Promise<MCPServerCompletion>;
 };
+type MCPServerSkills = SkillInput[] | MCPServerSkillsConfig;
+interface MCPServerSkillsApi {
+    ready(): Promise<void>;
+    list(): Promise<MCPSkillEntry[]>;
+    refresh(): Promise<void>;
+}
+interface MCPServerSkillsConfig {
+    skills?: SkillInput[];
+    agents?: MCPSkillsAgent[];
+    sources?: MCPSkillSourceConfig[];
+    prefix?: string;
+    pageSize?: number;
+    cacheHint?: {
+        ttlMs?: number;
+        cacheScope?: 'public' | 'private';
+    };
+}
 interface MCPServerTasksConfig {
     tools?: Record<string, MCPTaskSupport | MCPToolTaskConfig>;
     store?: MCPTaskStore;
@@ -1301,6 +1329,16 @@ interface MCPServerWebhookRetryOptions {
     attempts?: number;
     initialDelayMs?: number;
     maxDelayMs?: number;
+}
+type MCPSkillEntry = Skill;
+interface MCPSkillSourceConfig {
+    source: SkillSource;
+    paths: string[];
+    dynamic?: boolean;
+}
+interface MCPSkillsAgent {
+    id: string;
+    listSkills(): Promise<SkillMetadata[]>;
 }
 interface MCPStoredEvent {
     position: string;
