@@ -96,6 +96,14 @@ const ERRORS = {
   CLIENT_SUBSCRIBE_RESOURCE_FAILED: 'THIRD_PARTY',
   /** `resources/list` or `resources/templates/list` failed. */
   CLIENT_LIST_RESOURCES_FAILED: 'THIRD_PARTY',
+  /** A skills operation on a server that does not declare the Skills extension. */
+  CLIENT_SKILLS_NOT_SUPPORTED: 'USER',
+  /** `skills/list` failed, or listed more skills than `skills.maxSkills`. */
+  CLIENT_LIST_SKILLS_FAILED: 'THIRD_PARTY',
+  /** `skills/get` failed, or returned an invalid entry or one over the extension's limits. */
+  CLIENT_GET_SKILL_FAILED: 'THIRD_PARTY',
+  /** A skill file could not be read, failed verification against its entry (refreshed once), or its path was refused. */
+  CLIENT_READ_SKILL_FAILED: 'THIRD_PARTY',
   /** `prompts/get` failed. */
   CLIENT_GET_PROMPT_FAILED: 'THIRD_PARTY',
   /** `prompts/list` failed. */

@@ -51,6 +51,16 @@ export type {
   MCPRootsProvider,
 } from './client/roots/types.js';
 export type {
+  MCPClientSkillEntry,
+  MCPClientSkills,
+  MCPClientSkillsOptions,
+  MCPMastraSkillsOptions,
+  MCPSkillFile,
+  MCPSkillSelector,
+  MCPSkillsWithErrors,
+} from './client/skills/types.js';
+export { MCPSkillsWorkspace } from './client/skills/workspace.js';
+export type {
   CreateMessageRequestParams,
   CreateMessageResult,
   MCPClientSamplingOption,

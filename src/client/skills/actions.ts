@@ -1,0 +1,82 @@
+/**
+ * `mcpClient.skills`: one ServerSkills per configured server (built on first use), fan-outs for
+ * the listing, and the Mastra bridge.
+ */
+import { MCPErrorCode } from '../../errors.js';
+import {
+  arrayOf,
+  assertOptions,
+  either,
+  fn,
+  type OptionsOf,
+  object,
+  recordOf,
+  string,
+} from '../../shared/options.js';
+import type { ConnectionLookup } from '../actions.js';
+import { fanOut } from '../fan-out.js';
+import type { WithErrorsOptions } from '../types.js';
+import { DEFAULT_MAX_CACHED_BYTES, SkillFileCache } from './file-cache.js';
+import { MCPWorkspaceSkills } from './mastra-skills.js';
+import { DEFAULT_MAX_SKILLS, ServerSkills } from './server-skills.js';
+import type { MCPClientSkills, MCPClientSkillsOptions, MCPMastraSkillsOptions } from './types.js';
+import { MCPSkillsWorkspace } from './workspace.js';
+
+const strings = arrayOf(string);
+const selector = either(strings, fn);
+
+const MASTRA_OPTIONS = object(
+  {
+    servers: strings,
+    uris: recordOf(() => strings),
+    allowDynamic: selector,
+    allowedTools: selector,
+    id: string,
+  } satisfies OptionsOf<MCPMastraSkillsOptions>,
+  'toMastraSkills() options',
+);
+
+export function skillActions(
+  lookup: ConnectionLookup,
+  options: MCPClientSkillsOptions = {},
+): MCPClientSkills {
+  const cache = new SkillFileCache(options.maxCachedBytes ?? DEFAULT_MAX_CACHED_BYTES);
+  const servers = new Map<string, ServerSkills>();
+  const of = (serverName: string): ServerSkills => {
+    let server = servers.get(serverName);
+    if (!server) {
+      server = new ServerSkills(lookup.get(serverName), cache, options.maxSkills ?? DEFAULT_MAX_SKILLS);
+      servers.set(serverName, server);
+    }
+    return server;
+  };
+  const listAll = (fanOptions?: WithErrorsOptions) =>
+    fanOut(lookup.names(), (name, signal) => of(name).list(signal), fanOptions, lookup.get);
+  return {
+    list: async () => (await listAll()).values,
+    listWithErrors: async (fanOptions?: WithErrorsOptions) => {
+      const { values, ...rest } = await listAll(fanOptions);
+      return { skills: values, ...rest };
+    },
+    get: (serverName, uri) => of(serverName).get(uri),
+    read: (serverName, uri) => of(serverName).read(uri),
+    toMastraSkills: async (mastraOptions: MCPMastraSkillsOptions = {}) => {
+      assertOptions(MASTRA_OPTIONS, mastraOptions, {
+        where: 'skills.toMastraSkills()',
+        label: 'the toMastraSkills() options',
+        code: MCPErrorCode.CLIENT_INVALID_OPTION,
+      });
+      const names = [
+        ...new Set([...(mastraOptions.servers ?? lookup.names()), ...Object.keys(mastraOptions.uris ?? {})]),
+      ];
+      // An unknown server name throws here, naming the configured ones.
+      for (const name of names) lookup.get(name);
+      const skills = new MCPWorkspaceSkills(
+        names.map((name) => of(name)),
+        mastraOptions,
+      );
+      await skills.load();
+      return new MCPSkillsWorkspace(skills, mastraOptions.id ?? 'mcp-skills');
+    },
+  };
+}
