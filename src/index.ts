@@ -51,16 +51,6 @@ export type {
   MCPRootsProvider,
 } from './client/roots/types.js';
 export type {
-  MCPClientSkillEntry,
-  MCPClientSkills,
-  MCPClientSkillsOptions,
-  MCPMastraSkillsOptions,
-  MCPSkillFile,
-  MCPSkillSelector,
-  MCPSkillsWithErrors,
-} from './client/skills/types.js';
-export { MCPSkillsWorkspace } from './client/skills/workspace.js';
-export type {
   CreateMessageRequestParams,
   CreateMessageResult,
   MCPClientSamplingOption,
@@ -72,6 +62,16 @@ export type {
   MCPSamplingOptions,
 } from './client/sampling/types.js';
 export { MCPClientServerProxy } from './client/server-proxies.js';
+export type {
+  MCPClientSkillEntry,
+  MCPClientSkills,
+  MCPClientSkillsOptions,
+  MCPMastraSkillsOptions,
+  MCPSkillFile,
+  MCPSkillSelector,
+  MCPSkillsWithErrors,
+} from './client/skills/types.js';
+export { MCPSkillsWorkspace } from './client/skills/workspace.js';
 export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';

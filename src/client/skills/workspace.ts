@@ -8,11 +8,11 @@ import type { WorkspaceSkills } from '@mastra/core/skills';
 import { Workspace, type WorkspaceFilesystem, type WorkspaceSandbox } from '@mastra/core/workspace';
 import type { MCPWorkspaceSkills } from './mastra-skills.js';
 
-// The type arguments of Mastra's `AnyWorkspace`, so an Agent's `workspace` option takes it.
-// biome-ignore lint/suspicious/noExplicitAny: Mastra's AnyWorkspace is typed with `any` mounts.
+// Typed as Mastra's `AnyWorkspace` is, so an Agent's `workspace` option takes it.
 export class MCPSkillsWorkspace extends Workspace<
   WorkspaceFilesystem | undefined,
   WorkspaceSandbox | undefined,
+  // biome-ignore lint/suspicious/noExplicitAny: Mastra's AnyWorkspace has `any` mounts.
   any
 > {
   readonly #skills: MCPWorkspaceSkills;
