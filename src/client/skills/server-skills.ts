@@ -41,6 +41,10 @@ function overLimits(skill: Skill): string | undefined {
   return undefined;
 }
 
+/** The error raised for a server without the extension: passed on as it is, never wrapped. */
+const unsupported = (error: unknown) =>
+  (error as { id?: unknown } | null)?.id === MCPErrorCode.CLIENT_SKILLS_NOT_SUPPORTED;
+
 export class ServerSkills {
   /** Every entry known, by canonical `SKILL.md` URI. */
   private readonly entries = new Map<string, Skill>();
@@ -77,7 +81,7 @@ export class ServerSkills {
     signal?: AbortSignal,
   ): Promise<T> {
     return this.connection.run(
-      (client) => {
+      async (client) => {
         const skills = new SkillsClient(client, { skipInvalid: true });
         if (!skills.supported) throw this.unsupported(method);
         return operation(skills, { timeout: this.connection.timeout, ...(signal ? { signal } : {}) });
@@ -159,9 +163,11 @@ export class ServerSkills {
     const { skill } = await this.withSkills('skills/get', (skills, options) =>
       skills.get(uri, options),
     ).catch((error) => {
-      throw wrap(MCPErrorCode.CLIENT_GET_SKILL_FAILED, `skills/get for '${uri}'`, this.connection, error, {
-        skill: uri,
-      });
+      throw unsupported(error)
+        ? error
+        : wrap(MCPErrorCode.CLIENT_GET_SKILL_FAILED, `skills/get for '${uri}'`, this.connection, error, {
+            skill: uri,
+          });
     });
     const over = overLimits(skill);
     if (over)
@@ -221,6 +227,7 @@ export class ServerSkills {
     try {
       return this.keep(skill, await this.verified(skill, uri));
     } catch (error) {
+      if (unsupported(error)) throw error;
       if (!(error instanceof SkillVerificationError)) throw this.readFailed(skill, uri, error);
       const fresh = await this.get(skill.uri).catch((refresh) => {
         throw this.readFailed(skill, uri, error, ` (refreshing the entry failed too: ${refresh.message})`);
