@@ -62,10 +62,10 @@ export type {
   MCPSamplingOptions,
 } from './client/sampling/types.js';
 export { MCPClientServerProxy } from './client/server-proxies.js';
+export type { MCPClientSkills } from './client/skills/api.js';
+export type { MCPClientSkillsOptions } from './client/skills/options.js';
 export type {
   MCPClientSkillEntry,
-  MCPClientSkills,
-  MCPClientSkillsOptions,
   MCPMastraSkillsOptions,
   MCPSkillFile,
   MCPSkillSelector,

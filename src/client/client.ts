@@ -27,7 +27,7 @@ import { rootsActions } from './roots/actions.js';
 import type { MCPClientRoots } from './roots/types.js';
 import { type MCPClientServerProxy, proxyOpener } from './server-proxies.js';
 import { skillActions } from './skills/actions.js';
-import type { MCPClientSkills } from './skills/types.js';
+import type { MCPClientSkills } from './skills/api.js';
 import { taskActions } from './tasks/actions.js';
 import type { MCPClientTasks } from './tasks/types.js';
 import {

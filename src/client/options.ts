@@ -39,7 +39,7 @@ import type {
 import type { MCPRoot } from './roots/types.js';
 import { isAgent, isModelObject } from './sampling/sampler.js';
 import type { MCPSamplingOptions } from './sampling/types.js';
-import type { MCPClientSkillsOptions } from './skills/types.js';
+import type { MCPClientSkillsOptions } from './skills/options.js';
 import type {
   HttpServerDefinition,
   MCPClientCapabilities,

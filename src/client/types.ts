@@ -23,7 +23,7 @@ import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPClientRootsOption } from './roots/types.js';
 import type { MCPClientSamplingOption } from './sampling/types.js';
-import type { MCPClientSkillsOptions } from './skills/types.js';
+import type { MCPClientSkillsOptions } from './skills/options.js';
 import type { MCPToolDefinition } from './tools/definition.js';
 import type { IsUntyped, MCPToolMap, MCPToolsetMap } from './typed.js';
 

@@ -16,10 +16,12 @@ import {
 import type { ConnectionLookup } from '../actions.js';
 import { fanOut } from '../fan-out.js';
 import type { WithErrorsOptions } from '../types.js';
+import type { MCPClientSkills } from './api.js';
 import { DEFAULT_MAX_CACHED_BYTES, SkillFileCache } from './file-cache.js';
 import { MCPWorkspaceSkills } from './mastra-skills.js';
+import type { MCPClientSkillsOptions } from './options.js';
 import { DEFAULT_MAX_SKILLS, ServerSkills } from './server-skills.js';
-import type { MCPClientSkills, MCPClientSkillsOptions, MCPMastraSkillsOptions } from './types.js';
+import type { MCPMastraSkillsOptions } from './types.js';
 import { MCPSkillsWorkspace } from './workspace.js';
 
 const strings = arrayOf(string);

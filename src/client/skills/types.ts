@@ -1,7 +1,6 @@
-/** `mcpClient.skills`: servers' Agent Skills (the Skills extension, SEP-2640), keyed by server and URI. */
+/** What `mcpClient.skills` gives: servers' Agent Skills (the Skills extension, SEP-2640), keyed by server and URI. */
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
-import type { FanOutErrors, WithErrorsOptions } from '../types.js';
-import type { MCPSkillsWorkspace } from './workspace.js';
+import type { FanOutErrors } from '../types.js';
 
 /** One server's skill: its `skills/list` (or `skills/get`) entry, checked by the SDK. */
 export interface MCPClientSkillEntry {
@@ -53,27 +52,4 @@ export interface MCPMastraSkillsOptions {
   allowedTools?: MCPSkillSelector;
   /** The Workspace's id (default `mcp-skills`). */
   id?: string;
-}
-
-/** The `skills` client option: bounds on what the client holds of servers' skills. */
-export interface MCPClientSkillsOptions {
-  /** The most skills one server may list (default 10,000); a longer listing is refused. */
-  maxSkills?: number;
-  /** The most bytes of verified skill files kept for reuse, across servers (default 64 MiB). */
-  maxCachedBytes?: number;
-}
-
-export interface MCPClientSkills {
-  /** Every server's skills; a server that fails is left out (see `listWithErrors`). */
-  list(): Promise<Record<string, MCPClientSkillEntry[]>>;
-  listWithErrors(options?: WithErrorsOptions): Promise<MCPSkillsWithErrors>;
-  /** One skill by its `SKILL.md` URI, listed or not (`skills/get`). */
-  get(serverName: string, uri: string): Promise<MCPClientSkillEntry>;
-  /** A file of one of the server's skills, by URI: fetched once, verified, then served from the cache. */
-  read(serverName: string, uri: string): Promise<MCPSkillFile>;
-  /**
-   * The servers' skills as a Mastra Workspace for `new Agent({ workspace })`: Mastra's skill tools
-   * and catalog on them, each skill named `<server>/<skill path>`, files fetched when read.
-   */
-  toMastraSkills(options?: MCPMastraSkillsOptions): Promise<MCPSkillsWorkspace>;
 }
