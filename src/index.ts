@@ -71,7 +71,7 @@ export type {
   MCPSkillSelector,
   MCPSkillsWithErrors,
 } from './client/skills/types.js';
-export { MCPSkillsWorkspace } from './client/skills/workspace.js';
+export type { MCPSkillsWorkspace } from './client/skills/workspace.js';
 export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';

@@ -5,8 +5,6 @@
  */
 import type { MCPSkillFile } from './types.js';
 
-export const DEFAULT_MAX_CACHED_BYTES = 64 * 1024 * 1024;
-
 export class SkillFileCache {
   private readonly files = new Map<string, MCPSkillFile>();
   private held = 0;

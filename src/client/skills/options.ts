@@ -7,3 +7,6 @@ export interface MCPClientSkillsOptions {
   /** The most bytes of verified skill files kept for reuse, across servers (default 64 MiB). */
   maxCachedBytes?: number;
 }
+
+export const DEFAULT_MAX_SKILLS = 10_000;
+export const DEFAULT_MAX_CACHED_BYTES = 64 * 1024 * 1024;

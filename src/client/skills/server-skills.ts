@@ -17,8 +17,6 @@ import type { ServerConnection } from '../connection.js';
 import { SkillFileCache } from './file-cache.js';
 import type { MCPClientSkillEntry, MCPSkillFile } from './types.js';
 
-export const DEFAULT_MAX_SKILLS = 10_000;
-
 const MANIFEST = '/SKILL.md';
 
 /** The WHATWG form of a URI (how entries are compared), or the URI as given when it does not parse. */
