@@ -34,6 +34,9 @@ export {
   type MCPClientRootsOption,
   type MCPClientSamplingOption,
   MCPClientServerProxy,
+  type MCPClientSkillEntry,
+  type MCPClientSkills,
+  type MCPClientSkillsOptions,
   type MCPClientTasks,
   type MCPClientTools,
   type MCPClientWebhookOptions,
@@ -75,6 +78,7 @@ export {
   type MCPInputRequest,
   type MCPInputRequestHandler,
   type MCPInputRequestOptions,
+  type MCPMastraSkillsOptions,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
   type MCPProgressUpdate,
@@ -122,8 +126,12 @@ export {
   type MCPServerWebhookOptions,
   type MCPServerWebhookRetryOptions,
   type MCPSkillEntry,
+  type MCPSkillFile,
+  type MCPSkillSelector,
   type MCPSkillSourceConfig,
   type MCPSkillsAgent,
+  type MCPSkillsWithErrors,
+  type MCPSkillsWorkspace,
   type MCPStoredEvent,
   type MCPStoredTask,
   type MCPTask,
@@ -204,6 +212,14 @@ export {
   requestUrl,
   taskSupportOf,
 };
+declare class Activity {
+    private count;
+    private readonly watchers;
+    get busy(): boolean;
+    during<T>(work: () => Promise<T>): Promise<T>;
+    watch(watcher: (busy: boolean) => void): () => void;
+    private change;
+}
 interface AppResource {
     name: string;
     description?: string;
@@ -242,6 +258,16 @@ interface BaseServerOptions {
     toolPrefix?: string;
     includeTools?: string[];
     excludeTools?: string[];
+}
+interface ConnectionSettings {
+    timeout: number;
+    clientInfo: {
+        name: string;
+        version: string;
+    };
+    log: LogHandler;
+    onConnected: () => void;
+    answers: ServerAnswers;
 }
 declare const DEFAULT_LIMITS: ResolvedLimits;
 type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
@@ -300,6 +326,10 @@ declare const ERRORS: {
     readonly CLIENT_READ_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_SUBSCRIBE_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_RESOURCES_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SKILLS_NOT_SUPPORTED: "USER";
+    readonly CLIENT_LIST_SKILLS_FAILED: "THIRD_PARTY";
+    readonly CLIENT_GET_SKILL_FAILED: "THIRD_PARTY";
+    readonly CLIENT_READ_SKILL_FAILED: "THIRD_PARTY";
     readonly CLIENT_GET_PROMPT_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_PROMPTS_FAILED: "THIRD_PARTY";
     readonly CLIENT_SERVER_PROXY_FAILED: "THIRD_PARTY";
@@ -563,6 +593,7 @@ declare class MCPClientCore<TServers = never> {
     readonly tasks: MCPClientTasks;
     readonly events: MCPClientEvents;
     readonly roots: MCPClientRoots;
+    readonly skills: MCPClientSkills;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
     static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClientCore<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
@@ -628,6 +659,7 @@ interface MCPClientOptions<TServers = never> {
     toolNameSeparator?: string;
     sampling?: MCPClientSamplingOption;
     roots?: MCPClientRootsOption;
+    skills?: MCPClientSkillsOptions;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -688,6 +720,22 @@ declare abstract class MCPClientServerProxy extends MCPServerBase {
         version?: string;
     }): Promise<MCPGetPromptResult>;
     abstract getStdioTransport(): StdioServerTransport | undefined;
+}
+interface MCPClientSkillEntry {
+    serverName: string;
+    uri: string;
+    skill: Skill;
+}
+interface MCPClientSkills {
+    list(): Promise<Record<string, MCPClientSkillEntry[]>>;
+    listWithErrors(options?: WithErrorsOptions): Promise<MCPSkillsWithErrors>;
+    get(serverName: string, uri: string): Promise<MCPClientSkillEntry>;
+    read(serverName: string, uri: string): Promise<MCPSkillFile>;
+    toMastraSkills(options?: MCPMastraSkillsOptions): Promise<MCPSkillsWorkspace>;
+}
+interface MCPClientSkillsOptions {
+    maxSkills?: number;
+    maxCachedBytes?: number;
 }
 interface MCPClientTasks {
     start(serverName: string, toolName: string, args?: Record<string, unknown>, options?: {
@@ -920,6 +968,13 @@ interface MCPInputRequest {
 type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promise<ElicitResult>;
 interface MCPInputRequestOptions {
     key?: string;
+}
+interface MCPMastraSkillsOptions {
+    servers?: string[];
+    uris?: Record<string, string[]>;
+    allowDynamic?: MCPSkillSelector;
+    allowedTools?: MCPSkillSelector;
+    id?: string;
 }
 declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
@@ -1331,6 +1386,18 @@ interface MCPServerWebhookRetryOptions {
     maxDelayMs?: number;
 }
 type MCPSkillEntry = Skill;
+interface MCPSkillFile {
+    serverName: string;
+    skillUri: string;
+    uri: string;
+    mimeType?: string;
+    bytes: Uint8Array;
+    text?: string;
+    verified: boolean;
+    frontmatter?: Record<string, unknown>;
+    body?: string;
+}
+type MCPSkillSelector = readonly string[] | ((skill: MCPClientSkillEntry) => boolean);
 interface MCPSkillSourceConfig {
     source: SkillSource;
     paths: string[];
@@ -1339,6 +1406,15 @@ interface MCPSkillSourceConfig {
 interface MCPSkillsAgent {
     id: string;
     listSkills(): Promise<SkillMetadata[]>;
+}
+interface MCPSkillsWithErrors extends FanOutErrors {
+    skills: Record<string, MCPClientSkillEntry[]>;
+}
+declare class MCPSkillsWorkspace extends Workspace<WorkspaceFilesystem | undefined, WorkspaceSandbox | undefined, any> {
+    #private;
+    constructor(skills: MCPWorkspaceSkills, id: string);
+    get skills(): WorkspaceSkills;
+    refresh(): Promise<void>;
 }
 interface MCPStoredEvent {
     position: string;
@@ -1470,6 +1546,35 @@ interface MCPUiResourcePermissions {
 interface MCPWebhookQueue {
     open(context: WebhookDeliveryContext): WebhookDelivery;
 }
+declare class MCPWorkspaceSkills implements WorkspaceSkills {
+    private readonly servers;
+    private readonly options;
+    private catalog;
+    private readonly aliases;
+    private ready;
+    private stale;
+    constructor(servers: ServerSkills[], options: MCPMastraSkillsOptions);
+    load(): Promise<void>;
+    private build;
+    private admit;
+    private ensure;
+    private find;
+    list(): Promise<SkillMetadata[]>;
+    has(name: string): Promise<boolean>;
+    get(name: string): Promise<Skill | null>;
+    registerLocationAlias(location: string, skillPath: string): void;
+    refresh(): Promise<void>;
+    maybeRefresh(): Promise<void>;
+    private file;
+    getReference(skillName: string, referencePath: string): Promise<string | null>;
+    getScript(skillName: string, scriptPath: string): Promise<string | null>;
+    getAsset(skillName: string, assetPath: string): Promise<Buffer | null>;
+    private filesIn;
+    listReferences(skillName: string): Promise<string[]>;
+    listScripts(skillName: string): Promise<string[]>;
+    listAssets(skillName: string): Promise<string[]>;
+    search(query: string, options?: SkillSearchOptions): Promise<SkillSearchResult[]>;
+}
 declare const MCP_APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 declare const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 declare const MCP_CLIENT_BRAND: unique symbol;
@@ -1516,6 +1621,15 @@ interface OAuthStorage {
     get(key: string): Promise<string | undefined>;
     set(key: string, value: string): Promise<void>;
     delete(key: string): Promise<void>;
+}
+declare class PatternBudget {
+    readonly limit: number;
+    private readonly warn;
+    private readonly admitted;
+    private used;
+    refused: number;
+    constructor(limit: number, warn: (message: string) => void);
+    admit(key: string, cost: () => number, source: string): boolean;
 }
 interface PendingAuthorization {
     state: string;
@@ -1566,6 +1680,22 @@ interface SSETransportOptions {
     onerror?: (error: Error) => void;
     destroy?: () => void;
 }
+declare class Sampler {
+    readonly serverName: string;
+    private readonly declaresTools;
+    private running;
+    private readonly handler;
+    private readonly onRequest;
+    private readonly maxTokens;
+    private readonly maxConcurrent;
+    private readonly agent;
+    constructor(serverName: string, option: MCPClientSamplingOption, declaresTools: boolean);
+    get byHandler(): boolean;
+    answer(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
+    private approve;
+    private generate;
+    private failed;
+}
 type SchemaBudgetExceeded = {
     kind: 'depth';
     limit: number;
@@ -1579,11 +1709,138 @@ type SchemaBudgetExceeded = {
     limit: number;
     message: string;
 };
+interface ServerAnswers {
+    readonly sampler?: Sampler;
+    readonly roots?: ServerRoots;
+}
 type ServerAuthState = 'needs-auth' | 'authorized';
+declare class ServerConnection {
+    readonly name: string;
+    readonly definition: MastraMCPServerDefinition;
+    private readonly settings;
+    readonly handlers: ServerHandlers;
+    instructions: string | undefined;
+    serverInfo: Implementation | undefined;
+    authState: ServerAuthState | undefined;
+    readonly activity: Activity;
+    private client;
+    private connecting;
+    private closed;
+    private readonly recovery;
+    private readonly closing;
+    private listen;
+    private listenFilterKey;
+    private listenRunning;
+    private listenQueued;
+    private readonly listenRecovery;
+    readonly subscribedUris: Set<string>;
+    private readonly legacySubscriptions;
+    readonly taskPush: TaskPush;
+    readonly skippedTools: Map<string, ToolSchemaOverBudget>;
+    inputRequests: MastraMCPServerDefinition['inputRequests'];
+    readonly patternBudget: PatternBudget;
+    readonly jsonSchemaValidator: jsonSchemaValidator;
+    readonly answers: ServerAnswers;
+    constructor(name: string, definition: MastraMCPServerDefinition, settings: ConnectionSettings);
+    get timeout(): number;
+    get timeoutSetting(): TimeoutSetting;
+    get era(): 'modern' | 'legacy' | undefined;
+    get protocolVersion(): string | undefined;
+    get connected(): boolean;
+    get closedSignal(): AbortSignal;
+    readonly emit: LogHandler;
+    log(level: 'debug' | 'info' | 'warning' | 'error', message: string, details?: Record<string, unknown>): void;
+    private disconnected;
+    get(signal?: AbortSignal): Promise<Client>;
+    private join;
+    private transportFor;
+    private fallbackAfter;
+    private attempt;
+    private open;
+    private get hasAuthProvider();
+    private noteAuthFailure;
+    get where(): string;
+    private failureOf;
+    private scrubbed;
+    describeFailure(error: unknown): string;
+    private connectError;
+    requestMeta(trace?: MCPTraceContext, explicit?: Record<string, unknown>): Record<string, unknown> | undefined;
+    run<T>(operation: (client: Client) => Promise<T>, requestContext?: RequestContext | null, signal?: AbortSignal): Promise<T>;
+    private runOnce;
+    private get readsRequestContext();
+    private scoped;
+    private drop;
+    private detach;
+    private listenFilter;
+    private setListen;
+    syncListen(): Promise<McpSubscription | undefined>;
+    private applyListen;
+    reconnect(): Promise<void>;
+    close(): Promise<void>;
+}
+declare class ServerHandlers {
+    readonly toolsChanged: Set<() => void>;
+    readonly promptsChanged: Set<() => void>;
+    readonly resourcesChanged: Set<() => void>;
+    readonly resourceUpdated: Set<(params: {
+        uri: string;
+    }) => void>;
+    readonly progress: Set<(params: MCPProgressUpdate) => void>;
+}
+declare class ServerRoots {
+    readonly serverName: string;
+    private readonly notifies;
+    private readonly log;
+    private source;
+    private latest;
+    constructor(serverName: string, source: MCPClientRootsOption, notifies: boolean, log: (level: 'warning', message: string) => void);
+    attach(client: Client): void;
+    list(signal: AbortSignal): Promise<MCPRoot[]>;
+    set(roots: MCPRoot[]): Promise<void>;
+}
+declare class ServerSkills {
+    private readonly connection;
+    private readonly cache;
+    private readonly maxSkills;
+    private readonly entries;
+    private listed;
+    private listing;
+    private watching;
+    readonly changed: Set<() => void>;
+    constructor(connection: ServerConnection, cache: SkillFileCache, maxSkills: number);
+    get name(): string;
+    log(level: 'info' | 'warning' | 'error', message: string): void;
+    private entry;
+    private withSkills;
+    private unsupported;
+    private watch;
+    list(signal?: AbortSignal): Promise<MCPClientSkillEntry[]>;
+    private fetchListing;
+    get(uri: string): Promise<MCPClientSkillEntry>;
+    known(uri: string): Promise<Skill>;
+    private owner;
+    read(uri: string): Promise<MCPSkillFile>;
+    readFile(skill: Skill, ref?: string): Promise<MCPSkillFile>;
+    private verified;
+    private readFailed;
+    private digestOf;
+    private cached;
+    private keep;
+}
 interface SimpleTokenProviderOptions {
     redirectUrl: string | URL;
     clientMetadata: OAuthClientMetadata;
     clientInformation?: OAuthClientInformationMixed;
+}
+declare class SkillFileCache {
+    readonly maxBytes: number;
+    private readonly files;
+    private held;
+    constructor(maxBytes: number);
+    get bytes(): number;
+    static key(serverName: string, uri: string, digest: string): string;
+    get(key: string): MCPSkillFile | undefined;
+    set(key: string, file: MCPSkillFile): void;
 }
 interface SseOptions extends HostGuardOptions {
     url: URL;
@@ -1627,7 +1884,23 @@ interface TaskInputRequest {
     method: string;
     params?: Record<string, unknown>;
 }
+declare class TaskPush {
+    private readonly changed;
+    private readonly followers;
+    private readonly told;
+    constructor(changed: () => void);
+    get taskIds(): string[];
+    follow(taskId: string, onTask: TaskPushListener): () => void;
+    deliver(task: DetailedTask): void;
+    pushes(taskId: string): boolean;
+    streamChanged(ended: boolean): void;
+}
+type TaskPushListener = (task: DetailedTask | undefined) => void;
 type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+interface TimeoutSetting {
+    ms: number;
+    option: string;
+}
 interface TokenValidationResult {
     valid: boolean;
     error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | (string & {});
