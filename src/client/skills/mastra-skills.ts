@@ -44,17 +44,13 @@ export class MCPWorkspaceSkills implements WorkspaceSkills {
   private catalog = new Map<string, CatalogEntry>();
   private readonly aliases = new Map<string, string>();
   private ready: Promise<void> | undefined;
-  private stale = false;
+  /** Each server's count of list changes when the catalog was last built. */
+  private builtAt: number[] = [];
 
   constructor(
     private readonly servers: ServerSkills[],
     private readonly options: MCPMastraSkillsOptions,
-  ) {
-    for (const server of servers)
-      server.changed.add(() => {
-        this.stale = true;
-      });
-  }
+  ) {}
 
   /** Builds the catalog now (toMastraSkills() waits for it, so a failing server is named early). */
   load(): Promise<void> {
@@ -67,6 +63,7 @@ export class MCPWorkspaceSkills implements WorkspaceSkills {
    * logged, the other servers' skills stay. `"dynamic"` skills need `allowDynamic`.
    */
   private async build(): Promise<void> {
+    this.builtAt = this.servers.map((server) => server.changes);
     const catalog = new Map<string, CatalogEntry>();
     await Promise.all(
       this.servers.map(async (server) => {
@@ -130,7 +127,6 @@ export class MCPWorkspaceSkills implements WorkspaceSkills {
   }
 
   async refresh(): Promise<void> {
-    this.stale = false;
     this.ready = this.build();
     await this.ready;
   }
@@ -138,7 +134,7 @@ export class MCPWorkspaceSkills implements WorkspaceSkills {
   /** A server's resources list changed since the catalog was built: it is built again. */
   async maybeRefresh(): Promise<void> {
     await this.ensure();
-    if (this.stale) await this.refresh();
+    if (this.servers.some((server, index) => server.changes !== this.builtAt[index])) await this.refresh();
   }
 
   /**

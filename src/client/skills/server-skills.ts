@@ -50,8 +50,8 @@ export class ServerSkills {
   private listed: string[] | undefined;
   private listing: Promise<Skill[]> | undefined;
   private watching: Promise<void> | undefined;
-  /** Told when the server's resources list changed (the bridge refreshes its catalog). */
-  readonly changed = new Set<() => void>();
+  /** Counts the server's resources list changes: a catalog built at an earlier count is stale. */
+  changes = 0;
 
   constructor(
     private readonly connection: ServerConnection,
@@ -101,7 +101,7 @@ export class ServerSkills {
   private watch(): Promise<void> {
     this.watching ??= addHandler(this.connection, this.connection.handlers.resourcesChanged, () => {
       this.listed = undefined;
-      for (const handler of this.changed) handler();
+      this.changes++;
     });
     return this.watching;
   }
@@ -176,11 +176,6 @@ export class ServerSkills {
       );
     this.entries.set(canonical(skill.uri), skill);
     return this.entry(skill);
-  }
-
-  /** The entry held for a `SKILL.md` URI, fetched with `skills/get` when none is. */
-  async known(uri: string): Promise<Skill> {
-    return this.entries.get(canonical(uri)) ?? (await this.get(uri)).skill;
   }
 
   /**
