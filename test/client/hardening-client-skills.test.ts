@@ -16,7 +16,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPErrorCode } from '../../src/index.js';
 import { serveSdkHttp } from '../fixtures/client-harness.js';
-import { serveSdkSkills, skillsClient } from '../fixtures/skills-client.js';
+import { revision, serveSdkSkills, skillsClient } from '../fixtures/skills-client.js';
 import { rejectionOf, thrownBy } from '../support/results.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -56,19 +56,25 @@ function lyingSource(entries: unknown[], files: Record<string, string | (() => P
 const honest = () => skillEntry('refunds', FILES);
 
 describe('interoperability: a skills server built only with the SDK', () => {
-  it('its catalog is listed, read and verified, and loaded into Mastra skills', async () => {
-    const catalog = await SkillCatalog.load(
-      memorySkillFiles({ 'refunds/SKILL.md': SKILL_MD, 'refunds/references/policy.md': POLICY }),
-      { prefix: 'acme', onWarning: () => {} },
-    );
-    const mcp = skillsClient({ sdk: { url: await serveSdkSkills(catalog, cleanups) } }, cleanups);
-    const listed = await mcp.skills.list();
-    expect(listed.sdk?.map((entry) => entry.uri)).toEqual(['skill://acme/refunds/SKILL.md']);
-    const { skills } = await mcp.skills.toMastraSkills();
-    expect((await skills.list()).map((skill) => skill.name)).toEqual(['sdk/acme/refunds']);
-    expect((await skills.get('sdk/acme/refunds'))?.instructions).toContain('Read references/policy.md.');
-    expect(await skills.getReference('sdk/acme/refunds', 'references/policy.md')).toBe(POLICY);
-  });
+  it.each(['legacy', 'modern'] as const)(
+    '%s: its catalog is listed, read and verified, and loaded into Mastra skills',
+    async (era) => {
+      const catalog = await SkillCatalog.load(
+        memorySkillFiles({ 'refunds/SKILL.md': SKILL_MD, 'refunds/references/policy.md': POLICY }),
+        { prefix: 'acme', onWarning: () => {} },
+      );
+      const mcp = skillsClient(
+        { sdk: { url: await serveSdkSkills(catalog, cleanups), protocolVersion: revision(era) } },
+        cleanups,
+      );
+      const listed = await mcp.skills.list();
+      expect(listed.sdk?.map((entry) => entry.uri)).toEqual(['skill://acme/refunds/SKILL.md']);
+      const { skills } = await mcp.skills.toMastraSkills();
+      expect((await skills.list()).map((skill) => skill.name)).toEqual(['sdk/acme/refunds']);
+      expect((await skills.get('sdk/acme/refunds'))?.instructions).toContain('Read references/policy.md.');
+      expect(await skills.getReference('sdk/acme/refunds', 'references/policy.md')).toBe(POLICY);
+    },
+  );
 
   it('a server without the extension has no skills; asking it for one names it', async () => {
     const plain = await serveSdkHttp();
