@@ -212,14 +212,6 @@ export {
   requestUrl,
   taskSupportOf,
 };
-declare class Activity {
-    private count;
-    private readonly watchers;
-    get busy(): boolean;
-    during<T>(work: () => Promise<T>): Promise<T>;
-    watch(watcher: (busy: boolean) => void): () => void;
-    private change;
-}
 interface AppResource {
     name: string;
     description?: string;
@@ -258,16 +250,6 @@ interface BaseServerOptions {
     toolPrefix?: string;
     includeTools?: string[];
     excludeTools?: string[];
-}
-interface ConnectionSettings {
-    timeout: number;
-    clientInfo: {
-        name: string;
-        version: string;
-    };
-    log: LogHandler;
-    onConnected: () => void;
-    answers: ServerAnswers;
 }
 declare const DEFAULT_LIMITS: ResolvedLimits;
 type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
@@ -1412,7 +1394,7 @@ interface MCPSkillsWithErrors extends FanOutErrors {
 }
 declare class MCPSkillsWorkspace extends Workspace<WorkspaceFilesystem | undefined, WorkspaceSandbox | undefined, any> {
     #private;
-    constructor(skills: MCPWorkspaceSkills, id: string);
+    constructor(skills: WorkspaceSkills, id: string);
     get skills(): WorkspaceSkills;
     refresh(): Promise<void>;
 }
@@ -1546,35 +1528,6 @@ interface MCPUiResourcePermissions {
 interface MCPWebhookQueue {
     open(context: WebhookDeliveryContext): WebhookDelivery;
 }
-declare class MCPWorkspaceSkills implements WorkspaceSkills {
-    private readonly servers;
-    private readonly options;
-    private catalog;
-    private readonly aliases;
-    private ready;
-    private stale;
-    constructor(servers: ServerSkills[], options: MCPMastraSkillsOptions);
-    load(): Promise<void>;
-    private build;
-    private admit;
-    private ensure;
-    private find;
-    list(): Promise<SkillMetadata[]>;
-    has(name: string): Promise<boolean>;
-    get(name: string): Promise<Skill | null>;
-    registerLocationAlias(location: string, skillPath: string): void;
-    refresh(): Promise<void>;
-    maybeRefresh(): Promise<void>;
-    private file;
-    getReference(skillName: string, referencePath: string): Promise<string | null>;
-    getScript(skillName: string, scriptPath: string): Promise<string | null>;
-    getAsset(skillName: string, assetPath: string): Promise<Buffer | null>;
-    private filesIn;
-    listReferences(skillName: string): Promise<string[]>;
-    listScripts(skillName: string): Promise<string[]>;
-    listAssets(skillName: string): Promise<string[]>;
-    search(query: string, options?: SkillSearchOptions): Promise<SkillSearchResult[]>;
-}
 declare const MCP_APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 declare const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 declare const MCP_CLIENT_BRAND: unique symbol;
@@ -1621,15 +1574,6 @@ interface OAuthStorage {
     get(key: string): Promise<string | undefined>;
     set(key: string, value: string): Promise<void>;
     delete(key: string): Promise<void>;
-}
-declare class PatternBudget {
-    readonly limit: number;
-    private readonly warn;
-    private readonly admitted;
-    private used;
-    refused: number;
-    constructor(limit: number, warn: (message: string) => void);
-    admit(key: string, cost: () => number, source: string): boolean;
 }
 interface PendingAuthorization {
     state: string;
@@ -1680,22 +1624,6 @@ interface SSETransportOptions {
     onerror?: (error: Error) => void;
     destroy?: () => void;
 }
-declare class Sampler {
-    readonly serverName: string;
-    private readonly declaresTools;
-    private running;
-    private readonly handler;
-    private readonly onRequest;
-    private readonly maxTokens;
-    private readonly maxConcurrent;
-    private readonly agent;
-    constructor(serverName: string, option: MCPClientSamplingOption, declaresTools: boolean);
-    get byHandler(): boolean;
-    answer(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
-    private approve;
-    private generate;
-    private failed;
-}
 type SchemaBudgetExceeded = {
     kind: 'depth';
     limit: number;
@@ -1709,138 +1637,11 @@ type SchemaBudgetExceeded = {
     limit: number;
     message: string;
 };
-interface ServerAnswers {
-    readonly sampler?: Sampler;
-    readonly roots?: ServerRoots;
-}
 type ServerAuthState = 'needs-auth' | 'authorized';
-declare class ServerConnection {
-    readonly name: string;
-    readonly definition: MastraMCPServerDefinition;
-    private readonly settings;
-    readonly handlers: ServerHandlers;
-    instructions: string | undefined;
-    serverInfo: Implementation | undefined;
-    authState: ServerAuthState | undefined;
-    readonly activity: Activity;
-    private client;
-    private connecting;
-    private closed;
-    private readonly recovery;
-    private readonly closing;
-    private listen;
-    private listenFilterKey;
-    private listenRunning;
-    private listenQueued;
-    private readonly listenRecovery;
-    readonly subscribedUris: Set<string>;
-    private readonly legacySubscriptions;
-    readonly taskPush: TaskPush;
-    readonly skippedTools: Map<string, ToolSchemaOverBudget>;
-    inputRequests: MastraMCPServerDefinition['inputRequests'];
-    readonly patternBudget: PatternBudget;
-    readonly jsonSchemaValidator: jsonSchemaValidator;
-    readonly answers: ServerAnswers;
-    constructor(name: string, definition: MastraMCPServerDefinition, settings: ConnectionSettings);
-    get timeout(): number;
-    get timeoutSetting(): TimeoutSetting;
-    get era(): 'modern' | 'legacy' | undefined;
-    get protocolVersion(): string | undefined;
-    get connected(): boolean;
-    get closedSignal(): AbortSignal;
-    readonly emit: LogHandler;
-    log(level: 'debug' | 'info' | 'warning' | 'error', message: string, details?: Record<string, unknown>): void;
-    private disconnected;
-    get(signal?: AbortSignal): Promise<Client>;
-    private join;
-    private transportFor;
-    private fallbackAfter;
-    private attempt;
-    private open;
-    private get hasAuthProvider();
-    private noteAuthFailure;
-    get where(): string;
-    private failureOf;
-    private scrubbed;
-    describeFailure(error: unknown): string;
-    private connectError;
-    requestMeta(trace?: MCPTraceContext, explicit?: Record<string, unknown>): Record<string, unknown> | undefined;
-    run<T>(operation: (client: Client) => Promise<T>, requestContext?: RequestContext | null, signal?: AbortSignal): Promise<T>;
-    private runOnce;
-    private get readsRequestContext();
-    private scoped;
-    private drop;
-    private detach;
-    private listenFilter;
-    private setListen;
-    syncListen(): Promise<McpSubscription | undefined>;
-    private applyListen;
-    reconnect(): Promise<void>;
-    close(): Promise<void>;
-}
-declare class ServerHandlers {
-    readonly toolsChanged: Set<() => void>;
-    readonly promptsChanged: Set<() => void>;
-    readonly resourcesChanged: Set<() => void>;
-    readonly resourceUpdated: Set<(params: {
-        uri: string;
-    }) => void>;
-    readonly progress: Set<(params: MCPProgressUpdate) => void>;
-}
-declare class ServerRoots {
-    readonly serverName: string;
-    private readonly notifies;
-    private readonly log;
-    private source;
-    private latest;
-    constructor(serverName: string, source: MCPClientRootsOption, notifies: boolean, log: (level: 'warning', message: string) => void);
-    attach(client: Client): void;
-    list(signal: AbortSignal): Promise<MCPRoot[]>;
-    set(roots: MCPRoot[]): Promise<void>;
-}
-declare class ServerSkills {
-    private readonly connection;
-    private readonly cache;
-    private readonly maxSkills;
-    private readonly entries;
-    private listed;
-    private listing;
-    private watching;
-    readonly changed: Set<() => void>;
-    constructor(connection: ServerConnection, cache: SkillFileCache, maxSkills: number);
-    get name(): string;
-    log(level: 'info' | 'warning' | 'error', message: string): void;
-    private entry;
-    private withSkills;
-    private unsupported;
-    private watch;
-    list(signal?: AbortSignal): Promise<MCPClientSkillEntry[]>;
-    private fetchListing;
-    get(uri: string): Promise<MCPClientSkillEntry>;
-    known(uri: string): Promise<Skill>;
-    private owner;
-    read(uri: string): Promise<MCPSkillFile>;
-    readFile(skill: Skill, ref?: string): Promise<MCPSkillFile>;
-    private verified;
-    private readFailed;
-    private digestOf;
-    private cached;
-    private keep;
-}
 interface SimpleTokenProviderOptions {
     redirectUrl: string | URL;
     clientMetadata: OAuthClientMetadata;
     clientInformation?: OAuthClientInformationMixed;
-}
-declare class SkillFileCache {
-    readonly maxBytes: number;
-    private readonly files;
-    private held;
-    constructor(maxBytes: number);
-    get bytes(): number;
-    static key(serverName: string, uri: string, digest: string): string;
-    get(key: string): MCPSkillFile | undefined;
-    set(key: string, file: MCPSkillFile): void;
 }
 interface SseOptions extends HostGuardOptions {
     url: URL;
@@ -1884,23 +1685,7 @@ interface TaskInputRequest {
     method: string;
     params?: Record<string, unknown>;
 }
-declare class TaskPush {
-    private readonly changed;
-    private readonly followers;
-    private readonly told;
-    constructor(changed: () => void);
-    get taskIds(): string[];
-    follow(taskId: string, onTask: TaskPushListener): () => void;
-    deliver(task: DetailedTask): void;
-    pushes(taskId: string): boolean;
-    streamChanged(ended: boolean): void;
-}
-type TaskPushListener = (task: DetailedTask | undefined) => void;
 type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-interface TimeoutSetting {
-    ms: number;
-    option: string;
-}
 interface TokenValidationResult {
     valid: boolean;
     error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | (string & {});

@@ -6,7 +6,6 @@
  */
 import type { WorkspaceSkills } from '@mastra/core/skills';
 import { Workspace, type WorkspaceFilesystem, type WorkspaceSandbox } from '@mastra/core/workspace';
-import type { MCPWorkspaceSkills } from './mastra-skills.js';
 
 // Typed as Mastra's `AnyWorkspace` is, so an Agent's `workspace` option takes it.
 export class MCPSkillsWorkspace extends Workspace<
@@ -15,9 +14,10 @@ export class MCPSkillsWorkspace extends Workspace<
   // biome-ignore lint/suspicious/noExplicitAny: Mastra's AnyWorkspace has `any` mounts.
   any
 > {
-  readonly #skills: MCPWorkspaceSkills;
+  readonly #skills: WorkspaceSkills;
 
-  constructor(skills: MCPWorkspaceSkills, id: string) {
+  /** `skills`: the servers' (mastra-skills.ts), typed as Mastra's interface so no internal class is public. */
+  constructor(skills: WorkspaceSkills, id: string) {
     // A skills path, so Mastra accepts a workspace without a filesystem; the getter below replaces
     // what Mastra would build from it.
     super({ id, name: 'MCP skills', skills: ['mcp'] });
