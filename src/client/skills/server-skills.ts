@@ -14,6 +14,7 @@ import {
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { addHandler, wrap } from '../actions.js';
 import type { ServerConnection } from '../connection.js';
+import { messageOf } from '../errors.js';
 import { SkillFileCache } from './file-cache.js';
 import type { MCPClientSkillEntry, MCPSkillFile } from './types.js';
 
@@ -184,7 +185,11 @@ export class ServerSkills {
    */
   private async owner(uri: string): Promise<Skill> {
     const file = canonical(uri);
-    if (!this.listed) await this.list().catch(() => []);
+    let unlisted: unknown;
+    if (!this.listed)
+      await this.list().catch((error) => {
+        unlisted = error;
+      });
     const own = this.entries.get(file);
     if (own) return own;
     if (file.endsWith(MANIFEST)) return (await this.get(uri)).skill;
@@ -197,7 +202,7 @@ export class ServerSkills {
     if (best) return best;
     throw mcpError(
       MCPErrorCode.CLIENT_READ_SKILL_FAILED,
-      `MCP server '${this.name}': '${uri}' is not a file of any skill it lists; read a skill's files by the URIs its entry lists (mcp.skills.list() or mcp.skills.get())`,
+      `MCP server '${this.name}': '${uri}' is not a file of any skill it lists${unlisted ? ` (its skills/list failed: ${messageOf(unlisted)})` : ''}; read a skill's files by the URIs its entry lists (mcp.skills.list() or mcp.skills.get())`,
       { server: this.name, uri },
     );
   }
