@@ -4,6 +4,7 @@
  * files lie (wrong digest, oversize, bad frontmatter, a huge listing, a read that never ends). Each
  * gets an error naming the server, the skill and the file, or is left out and logged; nothing hangs.
  */
+import { Agent } from '@mastra/core/agent';
 import type { MastraError } from '@mastra/core/error';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import {
@@ -16,7 +17,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPErrorCode } from '../../src/index.js';
 import { serveSdkHttp } from '../fixtures/client-harness.js';
-import { revision, serveSdkSkills, skillsClient } from '../fixtures/skills-client.js';
+import { revision, scriptedModel, serveSdkSkills, skillsClient } from '../fixtures/skills-client.js';
 import { rejectionOf, thrownBy } from '../support/results.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -108,6 +109,26 @@ describe('hostile servers', () => {
     expect(
       ((await rejectionOf(skills.getReference('evil/refunds', 'references/policy.md'))) as Error).message,
     ).toContain('failed verification');
+  });
+
+  it('a tampered SKILL.md fails the agent step naming server, skill and file; the skill is then left out', async () => {
+    const { extension } = lyingSource([await honest()], {
+      'skill://refunds/SKILL.md': SKILL_MD.replace('Read', 'Wipe'),
+    });
+    const mcp = skillsClient({ evil: { url: await serveSdkSkills(extension, cleanups) } }, cleanups);
+    const workspace = await mcp.skills.toMastraSkills();
+    const agent = (model: ReturnType<typeof scriptedModel>['model']) =>
+      new Agent({ id: 'victim', name: 'Victim', instructions: 'Help.', model, workspace });
+    const first = scriptedModel([{ tool: 'skill', input: { name: 'evil/refunds' } }]);
+    const error = (await rejectionOf(agent(first.model).generate('Refund.'))) as Error;
+    expect(error.message).toContain(
+      "MCP server 'evil': skill 'skill://refunds/SKILL.md': file 'skill://refunds/SKILL.md' failed verification",
+    );
+    expect(first.prompts).toEqual([]); // the model never saw a byte of it
+    const second = scriptedModel([{ tool: 'skill', input: { name: 'evil/refunds' } }]);
+    expect((await agent(second.model).generate('Refund.')).text).toBe('done');
+    expect(second.results('skill')[0]).toContain('not found');
+    expect(await workspace.skills.list()).toEqual([]);
   });
 
   it('a SKILL.md whose frontmatter differs from its entry, or a file larger than listed, is refused', async () => {

@@ -113,12 +113,25 @@ export class MCPWorkspaceSkills implements WorkspaceSkills {
     return this.find(name) !== undefined;
   }
 
-  /** The skill with its instructions: its `SKILL.md` is read (verified, then cached) now. */
+  /**
+   * The skill with its instructions: its `SKILL.md` is read (verified, then cached) now. One that
+   * cannot be is dropped from the catalog (until it is built again) and the error thrown: the step
+   * that asked fails naming the server, the skill and the file; the next goes on without the skill.
+   */
   async get(name: string): Promise<MastraSkill | null> {
     await this.ensure();
     const catalog = this.find(name);
     if (!catalog) return null;
-    return mastraSkillOf(catalog, await catalog.server.readFile(catalog.entry.skill));
+    try {
+      return mastraSkillOf(catalog, await catalog.server.readFile(catalog.entry.skill));
+    } catch (error) {
+      this.catalog.delete(catalog.name);
+      catalog.server.log(
+        'error',
+        `skill '${catalog.entry.uri}' left out of the agent's skills: ${messageOf(error)}`,
+      );
+      throw error;
+    }
   }
 
   registerLocationAlias(location: string, skillPath: string): void {
