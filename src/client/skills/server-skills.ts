@@ -45,10 +45,12 @@ const unsupported = (error: unknown) =>
   (error as { id?: unknown } | null)?.id === MCPErrorCode.CLIENT_SKILLS_NOT_SUPPORTED;
 
 export class ServerSkills {
-  /** Every entry known, by canonical `SKILL.md` URI. */
+  /** Every entry known, by canonical `SKILL.md` URI: the last listing's, and those fetched by URI. */
   private readonly entries = new Map<string, Skill>();
-  /** The URIs of the last listing, in its order; undefined until listed, or after the list changed. */
-  private listed: string[] | undefined;
+  /** The URIs fetched with `skills/get`, kept when a new listing no longer has them. */
+  private readonly fetched = new Set<string>();
+  /** Listed since the last list change: a file's skill is looked up among the entries held. */
+  private listed = false;
   private listing: Promise<Skill[]> | undefined;
   private watching: Promise<void> | undefined;
   /** Counts the server's resources list changes: a catalog built at an earlier count is stale. */
@@ -101,19 +103,18 @@ export class ServerSkills {
   /** `resources/list_changed` marks the listing stale; handlers registered once survive reconnects. */
   private watch(): Promise<void> {
     this.watching ??= addHandler(this.connection, this.connection.handlers.resourcesChanged, () => {
-      this.listed = undefined;
+      this.listed = false;
       this.changes++;
     });
     return this.watching;
   }
 
   /**
-   * The server's skills: the last listing while it stands, otherwise `skills/list` (every page).
-   * A server without the extension has none. Invalid entries and entries over the limits are
-   * left out, each logged naming the server, the skill and why.
+   * The server's skills, from `skills/list` (every page; calls made meanwhile share it). A server
+   * without the extension has none. Invalid entries and entries over the limits are left out,
+   * each logged naming the server, the skill and why.
    */
   async list(signal?: AbortSignal): Promise<MCPClientSkillEntry[]> {
-    if (this.listed) return this.listed.map((uri) => this.entry(this.entries.get(uri) as Skill));
     this.listing ??= this.fetchListing(signal).finally(() => {
       this.listing = undefined;
     });
@@ -123,7 +124,7 @@ export class ServerSkills {
   private async fetchListing(signal?: AbortSignal): Promise<Skill[]> {
     const client = await this.connection.get(signal);
     if (!new SkillsClient(client).supported) {
-      this.listed = [];
+      this.listed = true;
       return [];
     }
     const listing = await this.withSkills(
@@ -152,13 +153,18 @@ export class ServerSkills {
       else kept.push(skill);
     }
     await this.watch();
+    // Skills the server no longer lists are forgotten, unless asked for by URI.
+    for (const uri of this.entries.keys()) if (!this.fetched.has(uri)) this.entries.delete(uri);
     for (const skill of kept) this.entries.set(canonical(skill.uri), skill);
-    this.listed = kept.map((skill) => canonical(skill.uri));
+    this.listed = true;
     return kept;
   }
 
-  /** One skill by its `SKILL.md` URI (`skills/get`), listed or not; its entry replaces the one held. */
-  async get(uri: string): Promise<MCPClientSkillEntry> {
+  /**
+   * One skill by its `SKILL.md` URI (`skills/get`), listed or not; its entry replaces the one held,
+   * and (`remember`) is kept when a later listing no longer has it.
+   */
+  async get(uri: string, remember = true): Promise<MCPClientSkillEntry> {
     const { skill } = await this.withSkills('skills/get', (skills, options) =>
       skills.get(uri, options),
     ).catch((error) => {
@@ -176,6 +182,7 @@ export class ServerSkills {
         { server: this.name, skill: uri },
       );
     this.entries.set(canonical(skill.uri), skill);
+    if (remember) this.fetched.add(canonical(skill.uri));
     return this.entry(skill);
   }
 
@@ -227,7 +234,7 @@ export class ServerSkills {
     } catch (error) {
       if (unsupported(error)) throw error;
       if (!(error instanceof SkillVerificationError)) throw this.readFailed(skill, uri, error);
-      const fresh = await this.get(skill.uri).catch((refresh) => {
+      const fresh = await this.get(skill.uri, false).catch((refresh) => {
         throw this.readFailed(skill, uri, error, ` (refreshing the entry failed too: ${refresh.message})`);
       });
       try {
