@@ -3,7 +3,7 @@
  * fetched by URI with `skills/get`), the SDK's `SkillsClient` for every request (it checks entries
  * and verifies files), and the rules it leaves to hosts: a file that fails verification refreshes
  * its entry with `skills/get` once, entries over the extension's limits are refused, a listing is
- * bounded, and `resources/list_changed` marks the listing stale.
+ * bounded, and `resources/list_changed` is counted (a catalog built before a change is stale).
  */
 import {
   SKILL_LIMITS,
