@@ -7,8 +7,8 @@
 # the same server configured with the startHTTP options written for the SDK v1 transport. Then it runs every client scenario against
 # conformance/client.ts, an MCPClient "everything client" (conformance/run-client.sh, which also
 # runs on its own). Extension scenarios (tagged `extension` only) run for the extensions MCPServer
-# implements (tasks-*, at 2026-07-28 with the runner's --force, see suite.sh); the others (skills)
-# are listed and not run.
+# implements (tasks-* and sep-2640-skills-*, at 2026-07-28 with the runner's --force, see
+# suite.sh); any other would be listed and not run.
 #
 #   npm run conformance            (or: bash conformance/run.sh); .ci/run calls it after npm test
 #

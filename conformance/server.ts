@@ -1,7 +1,7 @@
 /**
  * Fixture for the official MCP conformance suite (`@modelcontextprotocol/conformance`): an
  * MCPServer exposing the tools, resources, resource templates, prompts and completions that the
- * suite's server scenarios call by name, served over Streamable HTTP at `/mcp` on 127.0.0.1, and
+ * suite's server scenarios call by name (and skills for the `sep-2640-skills-*` ones), served over Streamable HTTP at `/mcp` on 127.0.0.1, and
  * at `/mcp-v1` with the `startHTTP` options code written for the SDK v1 transport passes
  * (`enableDnsRebindingProtection`, `allowedHosts` with ports, `allowedOrigins` as full origins).
  *
@@ -14,6 +14,8 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createSkill } from '@mastra/core/skills';
 import { createTool } from '@mastra/core/tools';
 import { type CreateMessageResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -806,6 +808,20 @@ const test_tool_with_task = createTool({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Skills (scenarios sep-2640-skills-*): the suite finds them through skills/list and resources/list.
+// The first entry by URI (code-review) has a subdirectory, which the directory scenario descends.
+// ---------------------------------------------------------------------------------------------
+
+const codeReview = createSkill({
+  name: 'code-review',
+  description: 'Review a code change for correctness and style',
+  instructions: '# Code review\n\nWork through `references/checklist.md`, one item at a time.\n',
+  references: { 'checklist.md': '# Checklist\n\n- It does what it says\n- It is tested\n' },
+});
+/** pdf-processing (references, templates, a nested skill forms-review). */
+const skillsFolder = fileURLToPath(new URL('./skills', import.meta.url));
+
+// ---------------------------------------------------------------------------------------------
 // Server
 // ---------------------------------------------------------------------------------------------
 
@@ -851,6 +867,7 @@ const mcp = new MCPServer({
   },
   resources,
   prompts,
+  skills: [codeReview, skillsFolder],
   tasks: {
     tools: {
       slow_compute: 'optional',

@@ -39,7 +39,7 @@ fi
 
 # Extension scenarios (tagged `extension`, on no revision's timeline) of the extensions the package
 # implements, by name prefix, and the revision each is run at (with the runner's --force).
-EXTENSION_PREFIXES=(tasks-)
+EXTENSION_PREFIXES=(tasks- sep-2640-skills-)
 EXTENSION_REVISION=2026-07-28
 
 # plan_runs server|client "<names, or empty for all>": one run per scenario and revision of

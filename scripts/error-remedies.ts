@@ -75,6 +75,14 @@ export const REMEDIES: Record<string, string> = {
     "Give that server an `inputRequests` handler so the task's questions can be answered.",
   CLIENT_READ_RESOURCE_FAILED:
     "Check the URI against `resources.list()` / `resources.templates()`; the server's answer is the cause.",
+  CLIENT_SKILLS_NOT_SUPPORTED:
+    'The server does not serve skills: leave it out of `toMastraSkills({ servers })`, or read the `SKILL.md` files its `resources/list` shows with `resources.read()` (unverified).',
+  CLIENT_LIST_SKILLS_FAILED:
+    'Check the server the message names; a listing longer than `skills.maxSkills` is refused: raise that option only for a server you trust.',
+  CLIENT_GET_SKILL_FAILED:
+    "Give the URI of a skill's `SKILL.md` (as `skills.list()` or the server's instructions show it); the server's answer is the cause.",
+  CLIENT_READ_SKILL_FAILED:
+    "The file did not match its skill's entry even after the entry was fetched again, or could not be read: the server serves content it did not list; nothing of it was loaded. A refused path must stay inside the skill's folder.",
   CLIENT_SUBSCRIBE_RESOURCE_FAILED:
     'The server offers no resource subscriptions (or not on its revision): read the resource again instead of subscribing.',
   CLIENT_LIST_RESOURCES_FAILED: "Check the server the message names; the server's answer is the cause.",
@@ -165,6 +173,10 @@ export const REMEDIES: Record<string, string> = {
   SERVER_INPUT_REQUEST_UNANSWERED:
     'The client did not answer in time: retry the call sooner, or raise `limits.suspendedCallTimeoutMs`.',
   SERVER_ALREADY_SERVING_STDIO: 'Call `startStdio()` once per process.',
+  SERVER_INVALID_SKILLS_OPTION:
+    'Give `skills` an array of `createSkill()` values and skill paths, or an object with `skills`, `agents`, `sources` (each `{ source, paths }`), `prefix`, `pageSize` and `cacheHint`, as the message says.',
+  SERVER_SKILL_INVALID:
+    'Fix the skill the message names (its SKILL.md frontmatter, its size or file count, a symlink or unreadable file in its folder) or leave it out of `skills`; `await server.skills.ready()` reports it before serving.',
   SERVER_NO_RESOURCES: 'Configure `resources` (or `appResources`) on the MCPServer before reading them.',
   SERVER_AGENT_DESCRIPTION_MISSING:
     "Give the agent a `description`: it becomes the `ask_<agent>` tool's description.",

@@ -96,6 +96,14 @@ const ERRORS = {
   CLIENT_SUBSCRIBE_RESOURCE_FAILED: 'THIRD_PARTY',
   /** `resources/list` or `resources/templates/list` failed. */
   CLIENT_LIST_RESOURCES_FAILED: 'THIRD_PARTY',
+  /** A skills operation on a server that does not declare the Skills extension. */
+  CLIENT_SKILLS_NOT_SUPPORTED: 'USER',
+  /** `skills/list` failed, or listed more skills than `skills.maxSkills`. */
+  CLIENT_LIST_SKILLS_FAILED: 'THIRD_PARTY',
+  /** `skills/get` failed, or returned an invalid entry or one over the extension's limits. */
+  CLIENT_GET_SKILL_FAILED: 'THIRD_PARTY',
+  /** A skill file could not be read, failed verification against its entry (refreshed once), or its path was refused. */
+  CLIENT_READ_SKILL_FAILED: 'THIRD_PARTY',
   /** `prompts/get` failed. */
   CLIENT_GET_PROMPT_FAILED: 'THIRD_PARTY',
   /** `prompts/list` failed. */
@@ -243,6 +251,15 @@ const ERRORS = {
   SERVER_INVALID_TASKS_OPTION: 'USER',
   /** The in-memory task store is full of unfinished tasks (its `maxTasks` option). */
   SERVER_TASKS_STORE_FULL: 'USER',
+  /** The `skills` option has an unknown key or a value of the wrong type. */
+  SERVER_INVALID_SKILLS_OPTION: 'USER',
+  /**
+   * A skill MCPServer cannot publish (the Skills extension, SEP-2640): frontmatter the Agent Skills
+   * specification does not allow, over the per-skill limits (512 files, 16 MiB), a symlink or a path
+   * that leaves its folder, a folder or source that cannot be read, two skills at one URI. The
+   * message names the skill and what to fix.
+   */
+  SERVER_SKILL_INVALID: 'USER',
   // Redis stores
   /** A Redis store option is malformed. */
   REDIS_INVALID_OPTION: 'USER',

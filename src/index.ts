@@ -62,6 +62,16 @@ export type {
   MCPSamplingOptions,
 } from './client/sampling/types.js';
 export { MCPClientServerProxy } from './client/server-proxies.js';
+export type { MCPClientSkills } from './client/skills/api.js';
+export type { MCPClientSkillsOptions } from './client/skills/options.js';
+export type {
+  MCPClientSkillEntry,
+  MCPMastraSkillsOptions,
+  MCPSkillFile,
+  MCPSkillSelector,
+  MCPSkillsWithErrors,
+} from './client/skills/types.js';
+export type { MCPSkillsWorkspace } from './client/skills/workspace.js';
 export { type MCPToolTaskSupport, taskSupportOf } from './client/tasks/task-support.js';
 export type { MCPClientTasks, MCPTask, MCPTaskStart, MCPTaskWaitOptions } from './client/tasks/types.js';
 export type { MCPToolDefinition } from './client/tools/definition.js';
@@ -178,6 +188,14 @@ export {
   type RequestStateKey,
   requestStateInstance,
 } from './server/request-state.js';
+export type {
+  MCPServerSkills,
+  MCPServerSkillsApi,
+  MCPServerSkillsConfig,
+  MCPSkillEntry,
+  MCPSkillSourceConfig,
+  MCPSkillsAgent,
+} from './server/skills/types.js';
 export { WRONG_INSTANCE_REASON } from './server/suspended-calls.js';
 export { InMemoryMCPTaskStore, type InMemoryMCPTaskStoreOptions } from './server/tasks/memory-store.js';
 export type {

@@ -34,6 +34,9 @@ export {
   type MCPClientRootsOption,
   type MCPClientSamplingOption,
   MCPClientServerProxy,
+  type MCPClientSkillEntry,
+  type MCPClientSkills,
+  type MCPClientSkillsOptions,
   type MCPClientTasks,
   type MCPClientTools,
   type MCPClientWebhookOptions,
@@ -75,6 +78,7 @@ export {
   type MCPInputRequest,
   type MCPInputRequestHandler,
   type MCPInputRequestOptions,
+  type MCPMastraSkillsOptions,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
   type MCPProgressUpdate,
@@ -114,10 +118,20 @@ export {
   type MCPServerRequestStateOptions,
   type MCPServerResourceContent,
   type MCPServerResources,
+  type MCPServerSkills,
+  type MCPServerSkillsApi,
+  type MCPServerSkillsConfig,
   type MCPServerTasksConfig,
   type MCPServerTypes,
   type MCPServerWebhookOptions,
   type MCPServerWebhookRetryOptions,
+  type MCPSkillEntry,
+  type MCPSkillFile,
+  type MCPSkillSelector,
+  type MCPSkillSourceConfig,
+  type MCPSkillsAgent,
+  type MCPSkillsWithErrors,
+  type MCPSkillsWorkspace,
   type MCPStoredEvent,
   type MCPStoredTask,
   type MCPTask,
@@ -294,6 +308,10 @@ declare const ERRORS: {
     readonly CLIENT_READ_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_SUBSCRIBE_RESOURCE_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_RESOURCES_FAILED: "THIRD_PARTY";
+    readonly CLIENT_SKILLS_NOT_SUPPORTED: "USER";
+    readonly CLIENT_LIST_SKILLS_FAILED: "THIRD_PARTY";
+    readonly CLIENT_GET_SKILL_FAILED: "THIRD_PARTY";
+    readonly CLIENT_READ_SKILL_FAILED: "THIRD_PARTY";
     readonly CLIENT_GET_PROMPT_FAILED: "THIRD_PARTY";
     readonly CLIENT_LIST_PROMPTS_FAILED: "THIRD_PARTY";
     readonly CLIENT_SERVER_PROXY_FAILED: "THIRD_PARTY";
@@ -364,6 +382,8 @@ declare const ERRORS: {
     readonly SERVER_UNKNOWN_EVENT_TYPE: "USER";
     readonly SERVER_INVALID_TASKS_OPTION: "USER";
     readonly SERVER_TASKS_STORE_FULL: "USER";
+    readonly SERVER_INVALID_SKILLS_OPTION: "USER";
+    readonly SERVER_SKILL_INVALID: "USER";
     readonly REDIS_INVALID_OPTION: "USER";
     readonly REDIS_UNAVAILABLE: "THIRD_PARTY";
     readonly REDIS_COMMAND_FAILED: "THIRD_PARTY";
@@ -555,6 +575,7 @@ declare class MCPClientCore<TServers = never> {
     readonly tasks: MCPClientTasks;
     readonly events: MCPClientEvents;
     readonly roots: MCPClientRoots;
+    readonly skills: MCPClientSkills;
     constructor(options: MCPClientOptions<NoInfer<TServers>>);
     static fromConfig<TServers = never>(config: string | URL | MCPConfig, options?: MCPClientConfigOptions<NoInfer<TServers>>): Promise<MCPClientCore<TServers>>;
     get [MCP_CLIENT_BRAND](): true;
@@ -620,6 +641,7 @@ interface MCPClientOptions<TServers = never> {
     toolNameSeparator?: string;
     sampling?: MCPClientSamplingOption;
     roots?: MCPClientRootsOption;
+    skills?: MCPClientSkillsOptions;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -680,6 +702,22 @@ declare abstract class MCPClientServerProxy extends MCPServerBase {
         version?: string;
     }): Promise<MCPGetPromptResult>;
     abstract getStdioTransport(): StdioServerTransport | undefined;
+}
+interface MCPClientSkillEntry {
+    serverName: string;
+    uri: string;
+    skill: Skill;
+}
+interface MCPClientSkills {
+    list(): Promise<Record<string, MCPClientSkillEntry[]>>;
+    listWithErrors(options?: WithErrorsOptions): Promise<MCPSkillsWithErrors>;
+    get(serverName: string, uri: string): Promise<MCPClientSkillEntry>;
+    read(serverName: string, uri: string): Promise<MCPSkillFile>;
+    toMastraSkills(options?: MCPMastraSkillsOptions): Promise<MCPSkillsWorkspace>;
+}
+interface MCPClientSkillsOptions {
+    maxSkills?: number;
+    maxCachedBytes?: number;
 }
 interface MCPClientTasks {
     start(serverName: string, toolName: string, args?: Record<string, unknown>, options?: {
@@ -913,6 +951,13 @@ type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promi
 interface MCPInputRequestOptions {
     key?: string;
 }
+interface MCPMastraSkillsOptions {
+    servers?: string[];
+    uris?: Record<string, string[]>;
+    allowDynamic?: MCPSkillSelector;
+    allowedTools?: MCPSkillSelector;
+    id?: string;
+}
 declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
     readonly clientMetadataUrl: string | undefined;
@@ -1060,6 +1105,7 @@ interface MCPServerConfig extends MCPServerConfig {
     resources?: MCPServerResources;
     prompts?: MCPServerPrompts;
     appResources?: AppResources;
+    skills?: MCPServerSkills;
     events?: MCPServerEventsConfig;
     tasks?: MCPServerTasksConfig;
     notifications?: {
@@ -1087,6 +1133,7 @@ declare class MCPServerCore extends MCPServerBase {
     private readonly misconfigurations;
     private readonly eventsService;
     private readonly tasksService;
+    private readonly skillsService;
     private readonly mastraTools;
     readonly resourceOptions: MCPServerConfig['resources'];
     readonly promptOptions: MCPServerConfig['prompts'];
@@ -1104,6 +1151,7 @@ declare class MCPServerCore extends MCPServerBase {
     readonly prompts: {
         notifyListChanged: () => Promise<void>;
     };
+    readonly skills: MCPServerSkillsApi;
     readonly fetch: (request: Request) => Promise<Response>;
     readonly toolActions: {
         add: (tools: ToolsInput) => Promise<void>;
@@ -1264,6 +1312,23 @@ type MCPServerResources = {
         uriTemplate: string;
     }) => MCPServerCompletion | Promise<MCPServerCompletion>;
 };
+type MCPServerSkills = SkillInput[] | MCPServerSkillsConfig;
+interface MCPServerSkillsApi {
+    ready(): Promise<void>;
+    list(): Promise<MCPSkillEntry[]>;
+    refresh(): Promise<void>;
+}
+interface MCPServerSkillsConfig {
+    skills?: SkillInput[];
+    agents?: MCPSkillsAgent[];
+    sources?: MCPSkillSourceConfig[];
+    prefix?: string;
+    pageSize?: number;
+    cacheHint?: {
+        ttlMs?: number;
+        cacheScope?: 'public' | 'private';
+    };
+}
 interface MCPServerTasksConfig {
     tools?: Record<string, MCPTaskSupport | MCPToolTaskConfig>;
     store?: MCPTaskStore;
@@ -1301,6 +1366,37 @@ interface MCPServerWebhookRetryOptions {
     attempts?: number;
     initialDelayMs?: number;
     maxDelayMs?: number;
+}
+type MCPSkillEntry = Skill;
+interface MCPSkillFile {
+    serverName: string;
+    skillUri: string;
+    uri: string;
+    mimeType?: string;
+    bytes: Uint8Array;
+    text?: string;
+    verified: boolean;
+    frontmatter?: Record<string, unknown>;
+    body?: string;
+}
+type MCPSkillSelector = readonly string[] | ((skill: MCPClientSkillEntry) => boolean);
+interface MCPSkillSourceConfig {
+    source: SkillSource;
+    paths: string[];
+    dynamic?: boolean;
+}
+interface MCPSkillsAgent {
+    id: string;
+    listSkills(): Promise<SkillMetadata[]>;
+}
+interface MCPSkillsWithErrors extends FanOutErrors {
+    skills: Record<string, MCPClientSkillEntry[]>;
+}
+declare class MCPSkillsWorkspace extends Workspace<WorkspaceFilesystem | undefined, WorkspaceSandbox | undefined, any> {
+    #private;
+    constructor(skills: WorkspaceSkills, id: string);
+    get skills(): WorkspaceSkills;
+    refresh(): Promise<void>;
 }
 interface MCPStoredEvent {
     position: string;

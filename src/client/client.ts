@@ -26,6 +26,8 @@ import { registerForProcessHooks, unregisterFromProcessHooks } from './process-h
 import { rootsActions } from './roots/actions.js';
 import type { MCPClientRoots } from './roots/types.js';
 import { type MCPClientServerProxy, proxyOpener } from './server-proxies.js';
+import { skillActions } from './skills/actions.js';
+import type { MCPClientSkills } from './skills/api.js';
 import { taskActions } from './tasks/actions.js';
 import type { MCPClientTasks } from './tasks/types.js';
 import {
@@ -107,6 +109,8 @@ export class MCPClientCore<TServers = never> {
   readonly events!: MCPClientEvents;
   /** The roots servers are told (the `roots` option): `set()` replaces them and tells connected servers. */
   readonly roots!: MCPClientRoots;
+  /** Servers' Agent Skills (the Skills extension, SEP-2640), keyed by server and URI, and the bridge to Mastra's. */
+  readonly skills!: MCPClientSkills;
 
   constructor(options: MCPClientOptions<NoInfer<TServers>>) {
     checkClientOptions(options);
@@ -165,6 +169,7 @@ export class MCPClientCore<TServers = never> {
     this.events = eventActions(lookup, options.webhook);
     this.tasks = taskActions(lookup);
     this.roots = rootsActions(lookup);
+    this.skills = skillActions(lookup, options.skills);
   }
 
   /**

@@ -39,6 +39,7 @@ import type {
 import type { MCPRoot } from './roots/types.js';
 import { isAgent, isModelObject } from './sampling/sampler.js';
 import type { MCPSamplingOptions } from './sampling/types.js';
+import type { MCPClientSkillsOptions } from './skills/options.js';
 import type {
   HttpServerDefinition,
   MCPClientCapabilities,
@@ -208,6 +209,10 @@ export const CLIENT = {
   toolNameSeparator: string,
   sampling,
   roots,
+  skills: object({
+    maxSkills: positiveInteger,
+    maxCachedBytes: positiveInteger,
+  } satisfies OptionsOf<MCPClientSkillsOptions>),
 } satisfies OptionsOf<MCPClientOptions>;
 
 /** `events.subscribe()`'s options, and (without `cursor` and `signal`) a signal provider's `subscribeOptions`. */

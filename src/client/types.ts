@@ -23,6 +23,7 @@ import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPClientRootsOption } from './roots/types.js';
 import type { MCPClientSamplingOption } from './sampling/types.js';
+import type { MCPClientSkillsOptions } from './skills/options.js';
 import type { MCPToolDefinition } from './tools/definition.js';
 import type { IsUntyped, MCPToolMap, MCPToolsetMap } from './typed.js';
 
@@ -196,6 +197,8 @@ export interface MCPClientOptions<TServers = never> {
   sampling?: MCPClientSamplingOption;
   /** The roots (`file://` directories) every server is told, unless its definition has its own. */
   roots?: MCPClientRootsOption;
+  /** Bounds on what the client holds of servers' skills (`mcp.skills`). */
+  skills?: MCPClientSkillsOptions;
 }
 
 /** What a server announced about itself (serverInfo). */

@@ -37,6 +37,7 @@ import type {
 } from './events/types.js';
 import { DEFAULT_LIMITS, type MCPServerLimits } from './limits.js';
 import type { MCPServerRequestStateOptions } from './request-state.js';
+import type { MCPServerSkillsConfig, MCPSkillSourceConfig } from './skills/types.js';
 import type { MCPServerTasksConfig, MCPToolTaskConfig } from './tasks/types.js';
 import type { MCPServerCorsOptions } from './transports/cors.js';
 import type {
@@ -121,6 +122,24 @@ const EVENTS = {
   webhook: either(oneOf(false), object(WEBHOOK)),
   onClose: oneOf('terminate', 'end'),
 } satisfies OptionsOf<MCPServerEventsConfig>;
+
+// What a skill is made of is skills/plan.ts's (and the loading's) to check.
+const SKILL_INPUTS = arrayOf({ ...either(string, anyObject), expected: 'a path or a createSkill() value' });
+
+const SKILLS = {
+  skills: SKILL_INPUTS,
+  agents: arrayOf(anyObject),
+  sources: arrayOf(
+    object({
+      source: required(anyObject),
+      paths: required(strings),
+      dynamic: boolean,
+    } satisfies OptionsOf<MCPSkillSourceConfig>),
+  ),
+  prefix: string,
+  pageSize: number,
+  cacheHint: object({ ttlMs: number, cacheScope: oneOf('public', 'private') }),
+} satisfies OptionsOf<MCPServerSkillsConfig>;
 
 const APP_RESOURCE = {
   name: string,
@@ -212,6 +231,7 @@ const SERVER_CONFIG = {
     completePromptArgument: fn,
   } satisfies OptionsOf<MCPServerPrompts>),
   appResources: recordOf(() => object(APP_RESOURCE)),
+  skills: either(SKILL_INPUTS, object(SKILLS)),
   events: object(EVENTS),
   tasks: object(TASKS),
   notifications: object({ bus: anyObject } satisfies OptionsOf<ServerConfig['notifications']>),
@@ -246,6 +266,7 @@ function site(serverName: string, label: string): OptionsSite {
       events: MCPErrorCode.SERVER_INVALID_EVENTS_OPTION,
       requestState: MCPErrorCode.SERVER_INVALID_REQUEST_STATE_OPTION,
       appResources: MCPErrorCode.SERVER_APP_RESOURCE_INVALID,
+      skills: MCPErrorCode.SERVER_INVALID_SKILLS_OPTION,
     },
     details: () => ({ serverId: serverName }),
   };

@@ -41,6 +41,8 @@ import {
 } from './request-errors.js';
 import { callerElicits, serveAsking } from './request-input.js';
 import type { ResourceHandlers } from './resources.js';
+import { attachSkills } from './skills/handlers.js';
+import type { SkillsService } from './skills/service.js';
 import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
 import type { TasksService } from './tasks/service.js';
 import type { TaskWork } from './tasks/task-run.js';
@@ -81,6 +83,8 @@ export interface ProtocolHost extends TracedHost {
   events?: EventsService | undefined;
   /** The `tasks` option's state; attached to instances whose profile `runsTasks`. */
   tasks?: TasksService | undefined;
+  /** The `skills` option's state (its files are among `resources`). */
+  skills?: SkillsService | undefined;
   limits: ResolvedLimits;
   /** The `redactErrors` option: thrown callback errors reach the client as a generic message. */
   redactErrors: boolean;
@@ -120,7 +124,8 @@ class InstanceServer extends ErrorShapingServer {
 function capabilitiesOf(host: ProtocolHost, { notifies }: InstanceProfile): ServerCapabilities {
   const capabilities: ServerCapabilities = { tools: notifies ? { listChanged: true } : {}, logging: {} };
   if (host.resources) capabilities.resources = notifies ? { subscribe: true, listChanged: true } : {};
-  if (host.resources?.apps.size) capabilities.extensions = host.resources.apps.extensions();
+  const extensions = host.resources?.extensions();
+  if (extensions) capabilities.extensions = extensions;
   if (host.prompts) capabilities.prompts = notifies ? { listChanged: true } : {};
   if (host.resources || host.prompts) capabilities.completions = {};
   return capabilities;
@@ -339,5 +344,6 @@ export function createProtocolServer(host: ProtocolHost, profile: InstanceProfil
   }
   if (host.events && profile.servesEvents) host.events.attach(server, { streaming: profile.streams });
   if (taskAware) tasks.attach(server);
+  if (host.skills) attachSkills(server, host.skills);
   return { server, subscriptions, requestedLogLevel: () => server.requestedLogLevel };
 }

@@ -1,8 +1,10 @@
 /**
- * `resources/*` and resource-template completion: the `appResources` (MCP Apps) plus the user's
- * MCPServerResources callbacks. An app resource wins over a user resource with the same URI: it is
- * listed once and its HTML is what a read returns. A callback that throws is a CallbackError naming
- * the URI (a failed read answers as not found), so `redactErrors` can keep its reason private.
+ * `resources/*` and resource-template completion: the `appResources` (MCP Apps), the `skills`'
+ * files (the Skills extension: every SKILL.md listed, every file readable, so hosts that predate the
+ * extension reach them too) and the user's MCPServerResources callbacks, in that order. An app
+ * resource or skill file wins over a user resource with the same URI: it is listed once and its
+ * content is what a read returns. A callback that throws is a CallbackError naming the URI (a
+ * failed read answers as not found), so `redactErrors` can keep its reason private.
  */
 import {
   type CompleteResult,
@@ -10,10 +12,13 @@ import {
   type ListResourceTemplatesResult,
   type ReadResourceResult,
   ResourceNotFoundError,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 import type { AppResourceSet } from './app-resources.js';
 import { quoted } from './issues.js';
 import { runCallback } from './request-errors.js';
+import { skillsExtension } from './skills/handlers.js';
+import type { SkillsService } from './skills/service.js';
 import type { MCPServerCompletion, MCPServerResourceContent, MCPServerResources } from './types.js';
 
 /** The protocol caps one completion answer at 100 values. */
@@ -35,11 +40,20 @@ export class ResourceHandlers {
   constructor(
     private readonly config: MCPServerResources | undefined,
     readonly apps: AppResourceSet,
+    private readonly skills?: SkillsService,
   ) {}
 
+  /** The extensions these resources carry, for `capabilities.extensions`; none: `undefined`. */
+  extensions(): ServerCapabilities['extensions'] {
+    if (!this.apps.size && !this.skills) return undefined;
+    return { ...(this.apps.size ? this.apps.extensions() : {}), ...(this.skills ? skillsExtension() : {}) };
+  }
+
   async list(): Promise<ListResourcesResult> {
-    const own = await this.listed();
-    return { resources: [...this.apps.list(), ...own.filter((resource) => !this.apps.has(resource.uri))] };
+    const [own, skills] = await Promise.all([this.listed(), this.skills?.listResources() ?? []]);
+    const served = new Set(skills.map((resource) => resource.uri));
+    const others = own.filter((resource) => !this.apps.has(resource.uri) && !served.has(resource.uri));
+    return { resources: [...this.apps.list(), ...skills, ...others] };
   }
 
   async templates(): Promise<ListResourceTemplatesResult> {
@@ -58,11 +72,10 @@ export class ResourceHandlers {
   }
 
   async read(uri: string): Promise<ReadResourceResult> {
-    const app = this.apps.read(uri);
+    const app = this.apps.read(uri) ?? (await this.skills?.readResource(uri));
     if (app) return app;
     const config = this.config;
-    if (!config)
-      throw new ResourceNotFoundError(uri, `Resource ${quoted(uri)} is not among the appResources`);
+    if (!config) throw new ResourceNotFoundError(uri, `Resource ${quoted(uri)} is not served`);
     const content: MCPServerResourceContent | MCPServerResourceContent[] = await runCallback(
       `Resource ${quoted(uri)} could not be read`,
       () => config.getResourceContent({ uri }),

@@ -40,6 +40,9 @@ import { ToolRegistry } from './registry.js';
 import { resolveRequestState } from './request-state.js';
 import { ResourceHandlers } from './resources.js';
 import { registryServerDetail, registryServerInfo } from './server-info.js';
+import { planSkills } from './skills/plan.js';
+import { SkillsService } from './skills/service.js';
+import type { MCPServerSkillsApi } from './skills/types.js';
 import { SuspendedCalls } from './suspended-calls.js';
 import { workflowResumer } from './tasks/resume.js';
 import { TasksService } from './tasks/service.js';
@@ -105,6 +108,7 @@ export class MCPServerCore extends MCPServerBase {
   private readonly misconfigurations = new Set<string>();
   private readonly eventsService: EventsService;
   private readonly tasksService: TasksService;
+  private readonly skillsService: SkillsService | undefined;
   private readonly mastraTools = new MastraToolSync(
     () => this.id,
     () => this.logger,
@@ -127,6 +131,8 @@ export class MCPServerCore extends MCPServerBase {
   readonly events: MCPServerEvents;
   /** Prompt change notifications. */
   readonly prompts: { notifyListChanged: () => Promise<void> };
+  /** The `skills` option's skills (the Skills extension): `ready()`, `list()`, `refresh()`. */
+  readonly skills: MCPServerSkillsApi;
   /**
    * The web-standard handler: MCP over Streamable HTTP (both protocol eras, sessions, streams,
    * tasks) at the `http` option's `path` (default `/mcp`), with its `cors` and `oauth`, the host
@@ -168,8 +174,22 @@ export class MCPServerCore extends MCPServerBase {
     );
     const apps = new AppResourceSet(this.id, config.appResources);
     apps.warnUnserved(this.registry.list(), this.logger);
+    this.skillsService = config.skills
+      ? new SkillsService(planSkills(this.id, config.skills), {
+          logger: () => this.logger,
+          listChanged: () => this.connections.resourcesChanged(),
+          updated: (uri) => this.connections.resourceUpdated(uri),
+        })
+      : undefined;
+    this.skills = this.skillsService?.api ?? {
+      ready: async () => {},
+      list: async () => [],
+      refresh: async () => {},
+    };
     this.resourceHandlers =
-      config.resources || apps.size > 0 ? new ResourceHandlers(config.resources, apps) : undefined;
+      config.resources || apps.size > 0 || this.skillsService
+        ? new ResourceHandlers(config.resources, apps, this.skillsService)
+        : undefined;
     const self = this;
     this.eventsService = new EventsService(config.events, () => this.logger);
     this.events = {
@@ -217,6 +237,7 @@ export class MCPServerCore extends MCPServerBase {
       mastra: () => this.mastra,
       events: this.eventsService.enabled ? this.eventsService : undefined,
       tasks: this.tasksService.enabled ? this.tasksService : undefined,
+      skills: this.skillsService,
       limits: this.limits,
       redactErrors: config.redactErrors ?? false,
     };
@@ -331,6 +352,7 @@ export class MCPServerCore extends MCPServerBase {
 
   /** Serves MCP on this process's stdin/stdout; the first message picks the protocol era. */
   async startStdio(): Promise<void> {
+    await this.skills.ready();
     const serveTrackedStdio = await loadTrackedStdio();
     if (this.stdio) {
       throw mcpError(
@@ -391,6 +413,7 @@ export class MCPServerCore extends MCPServerBase {
    */
   async listen(options: MCPServerListenOptions): Promise<MCPServerListener> {
     checkListenOptions(this.id, options);
+    await this.skills.ready();
     const listener = await listenHttp(
       {
         serverId: this.id,
@@ -438,6 +461,7 @@ export class MCPServerCore extends MCPServerBase {
     // First, while transports are still open: push streams and webhooks get their last frame.
     await this.eventsService.close();
     await this.tasksService.close();
+    this.skillsService?.close();
     this.suspended.cancelAll();
     const stdio = this.stdio;
     this.stdio = undefined;

@@ -24,6 +24,7 @@ import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
 import type { MCPServerLimits } from './limits.js';
 import type { MCPServerRequestStateOptions } from './request-state.js';
+import type { MCPServerSkills } from './skills/types.js';
 import type { MCPServerTasksConfig } from './tasks/types.js';
 import type { MCPServerCorsOptions } from './transports/cors.js';
 import type { HostGuardOptions } from './transports/host-guard.js';
@@ -150,6 +151,12 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
   resources?: MCPServerResources;
   prompts?: MCPServerPrompts;
   appResources?: AppResources;
+  /**
+   * Agent Skills published over the MCP Skills extension (SEP-2640): `createSkill()` values, skill
+   * folders on disk, an agent's skills and Mastra `SkillSource`s, each file a `skill://` resource
+   * (docs/skills.md).
+   */
+  skills?: MCPServerSkills;
   /** MCP Events (SEP-3415): event types clients list and receive by poll, push or webhook. */
   events?: MCPServerEventsConfig;
   /**

@@ -8,7 +8,7 @@
 import type { MCPToolDefinition } from '../client/tools/definition.js';
 import { describeSubject, printable } from './diagnostics.js';
 import type { GeneratorClient, SelectedClient } from './load-clients.js';
-import type { Catalogue } from './render.js';
+import type { Catalogue, SkillCatalogue } from './render.js';
 
 /** What MCPClient reports about tools its listing left out for exceeding a schema budget. */
 type SkippedTools = Record<
@@ -64,10 +64,59 @@ export function describeDiscoveryError(server: string, detail: Detail): string {
   return `server '${printable(server)}': tool discovery failed${status}`;
 }
 
+/** A client's `skills.listWithErrors()`, when it has one (MCPClient does). */
+type SkillListing = {
+  skills?: {
+    listWithErrors(options?: { perServerTimeoutMs?: number }): Promise<{
+      skills: Record<
+        string,
+        Array<{ uri: string; skill: { frontmatter: { name: string; description: string } } }>
+      >;
+      errors: Record<string, string>;
+    }>;
+  };
+};
+
+/**
+ * The skills each server lists, for the generated types. Skills never fail generation: a server
+ * whose listing fails is a warning, and its skills are left out.
+ */
+async function skillsOf(client: GeneratorClient, timeoutMs: number | undefined) {
+  const skills: SkillCatalogue = {};
+  const warnings: string[] = [];
+  const list = (client as SkillListing).skills?.listWithErrors;
+  if (typeof list !== 'function') return { skills, warnings };
+  try {
+    const result = await list.call(
+      (client as SkillListing).skills,
+      timeoutMs === undefined ? undefined : { perServerTimeoutMs: timeoutMs },
+    );
+    for (const [server, entries] of Object.entries(result.skills))
+      if (entries.length > 0)
+        skills[server] = Object.fromEntries(
+          entries.map(({ uri, skill }) => [
+            uri,
+            { name: skill.frontmatter.name, description: skill.frontmatter.description },
+          ]),
+        );
+    for (const [server, message] of Object.entries(result.errors))
+      warnings.push(`server '${printable(server)}': its skills are left out: ${printable(message, 300)}`);
+  } catch (error) {
+    warnings.push(`skills are left out: ${printable(String(error), 300)}`);
+  }
+  return { skills, warnings };
+}
+
 export async function discover(
   selected: SelectedClient,
   timeoutMs: number | undefined,
-): Promise<{ catalogue?: Catalogue; legacyServers?: Set<string>; failures: string[]; warnings: string[] }> {
+): Promise<{
+  catalogue?: Catalogue;
+  legacyServers?: Set<string>;
+  skills?: SkillCatalogue;
+  failures: string[];
+  warnings: string[];
+}> {
   const { client, where } = selected;
   let result: Awaited<ReturnType<GeneratorClient['listToolDefinitionsWithErrors']>>;
   try {
@@ -85,7 +134,8 @@ export async function discover(
   if (failures.length > 0) return { failures, warnings: [] };
   const catalogue = result.definitions;
   const verdicts = budgetVerdicts(client, where, catalogue);
-  return verdicts.failures.length > 0
-    ? { failures: verdicts.failures, warnings: verdicts.warnings }
-    : { catalogue, legacyServers: legacyServersOf(client), failures: [], warnings: verdicts.warnings };
+  if (verdicts.failures.length > 0) return { failures: verdicts.failures, warnings: verdicts.warnings };
+  const legacyServers = legacyServersOf(client);
+  const { skills, warnings } = await skillsOf(client, timeoutMs);
+  return { catalogue, legacyServers, skills, failures: [], warnings: [...verdicts.warnings, ...warnings] };
 }

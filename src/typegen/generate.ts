@@ -73,7 +73,8 @@ async function run(
   if (undiscovered.length > 0) return fail(undiscovered);
 
   const prepared = outputs.map((output, index) => {
-    const module = renderModule(discovered[index]?.catalogue ?? {}, discovered[index]?.legacyServers);
+    const found = discovered[index];
+    const module = renderModule(found?.catalogue ?? {}, found?.legacyServers, found?.skills);
     for (const warning of module.warnings) report.err(`warning: ${output.selected.where}: ${warning}`);
     return { output, module };
   });

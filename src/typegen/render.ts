@@ -14,6 +14,9 @@ import { docComment, type Member, objectLiteral, pascalIdentifier, propertyKey }
 
 export type Catalogue = Record<string, Record<string, MCPToolDefinition>>;
 
+/** The skills each server lists (Skills extension): `SKILL.md` URI -> its frontmatter's name and description. */
+export type SkillCatalogue = Record<string, Record<string, { name: string; description: string }>>;
+
 export interface RenderedModule {
   text: string;
   /** Printable warnings (positions and reasons, never schema content). */
@@ -45,12 +48,26 @@ function allocator(): NameAllocator {
 }
 
 /**
+ * A server's skills, by `SKILL.md` URI, each its name (the description as its comment); nothing for
+ * a server that lists none, so servers without skills render as before.
+ */
+function skillsMember(listed: SkillCatalogue[string] | undefined): Member[] {
+  if (!listed || Object.keys(listed).length === 0) return [];
+  const entries = sortedEntries(listed).map(([uri, { name, description }]) => ({
+    doc: docComment(description),
+    text: `${propertyKey(uri)}: { name: ${JSON.stringify(name)} }`,
+  }));
+  return [{ doc: [], text: `skills: ${objectLiteral(entries).text}` }];
+}
+
+/**
  * `legacyServers`: those that negotiated a 2025 revision, whose enveloped outputs (SEP-2106) are
  * typed as the value MCPClient gives, the envelope's `result`.
  */
 export function renderModule(
   catalogue: Catalogue,
   legacyServers: ReadonlySet<string> = new Set(),
+  skills: SkillCatalogue = {},
 ): RenderedModule {
   const allocate = allocator();
   const warnings: string[] = [];
@@ -110,7 +127,10 @@ export function renderModule(
       ]);
       return { doc: docComment(definition.description), text: `${propertyKey(tool)}: ${shape.text}` };
     });
-    const shape = objectLiteral([{ doc: [], text: `tools: ${objectLiteral(entries).text}` }]);
+    const shape = objectLiteral([
+      { doc: [], text: `tools: ${objectLiteral(entries).text}` },
+      ...skillsMember(skills[server]),
+    ]);
     return { doc: [], text: `${propertyKey(server)}: ${shape.text}` };
   });
   if (overBudget > 1) warnings.push(`${overBudget} schemas were widened to unknown by the catalogue budget`);
