@@ -75,6 +75,7 @@ export {
   type MCPInputRequest,
   type MCPInputRequestHandler,
   type MCPInputRequestOptions,
+  type MCPMeterProvider,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
   type MCPProgressUpdate,
@@ -128,6 +129,7 @@ export {
   type MCPTaskSupport,
   type MCPTaskUpdate,
   type MCPTaskWaitOptions,
+  type MCPTelemetryOptions,
   type MCPTool,
   type MCPToolContext,
   type MCPToolDefinition,
@@ -139,6 +141,7 @@ export {
   type MCPToolsetMap,
   type MCPToolsetsWithErrors,
   type MCPTraceContext,
+  type MCPTracerProvider,
   type MCPTypedTool,
   type MCPUiResourceCsp,
   type MCPUiResourcePermissions,
@@ -620,6 +623,7 @@ interface MCPClientOptions<TServers = never> {
     toolNameSeparator?: string;
     sampling?: MCPClientSamplingOption;
     roots?: MCPClientRootsOption;
+    telemetry?: MCPTelemetryOptions;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -913,6 +917,9 @@ type MCPInputRequestHandler = (request: MCPInputRequest) => ElicitResult | Promi
 interface MCPInputRequestOptions {
     key?: string;
 }
+interface MCPMeterProvider {
+    getMeter(name: string, version?: string): object;
+}
 declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
     readonly clientMetadataUrl: string | undefined;
@@ -1068,6 +1075,7 @@ interface MCPServerConfig extends MCPServerConfig {
     requestState?: MCPServerRequestStateOptions;
     limits?: MCPServerLimits;
     redactErrors?: boolean;
+    telemetry?: MCPTelemetryOptions;
     http?: MCPServerHttpConfig;
 }
 type MCPServerConfigOverrides = Partial<StdioServerDefinition> | Partial<HttpServerDefinition>;
@@ -1364,6 +1372,13 @@ interface MCPTaskWaitOptions {
     signal?: AbortSignal;
     onStatus?: (task: MCPTask) => void;
 }
+interface MCPTelemetryOptions {
+    enabled?: boolean;
+    tracerProvider?: MCPTracerProvider;
+    meterProvider?: MCPMeterProvider;
+    captureContent?: boolean;
+    maxContentBytes?: number;
+}
 type MCPTool = Tool<any, unknown>;
 interface MCPToolContext extends MCPInputContext {
     extra: MCPRequestExtra;
@@ -1413,6 +1428,9 @@ interface MCPTraceContext {
     traceparent: string;
     tracestate?: string;
     baggage?: string;
+}
+interface MCPTracerProvider {
+    getTracer(name: string, version?: string): object;
 }
 type MCPTypedTool<TInput, TOutput> = Omit<MCPTool, 'execute'> & {
     execute?: (input: TInput, context?: ToolExecutionContext) => Promise<MCPToolExecuteResult<TOutput>>;

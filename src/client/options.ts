@@ -31,6 +31,7 @@ import {
   string,
   url,
 } from '../shared/options.js';
+import { TELEMETRY } from '../shared/telemetry/options.js';
 import type {
   MCPClientWebhookOptions,
   MCPEventRetryOptions,
@@ -208,6 +209,7 @@ export const CLIENT = {
   toolNameSeparator: string,
   sampling,
   roots,
+  telemetry: TELEMETRY,
 } satisfies OptionsOf<MCPClientOptions>;
 
 /** `events.subscribe()`'s options, and (without `cursor` and `signal`) a signal provider's `subscribeOptions`. */

@@ -19,6 +19,7 @@ import type {
   SSEClientTransportOptions,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import type { MCPTelemetryOptions } from '../shared/telemetry/options.js';
 import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPClientRootsOption } from './roots/types.js';
@@ -196,6 +197,8 @@ export interface MCPClientOptions<TServers = never> {
   sampling?: MCPClientSamplingOption;
   /** The roots (`file://` directories) every server is told, unless its definition has its own. */
   roots?: MCPClientRootsOption;
+  /** OpenTelemetry spans and metrics for every server's requests (docs/telemetry.md); on when an SDK is registered. */
+  telemetry?: MCPTelemetryOptions;
 }
 
 /** What a server announced about itself (serverInfo). */

@@ -1,0 +1,11 @@
+// The optional `@opentelemetry/api` peer, import()ed on first use (telemetry-api.ts): absent, telemetry is off.
+export {
+  context,
+  createNoopMeter,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
