@@ -12,6 +12,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A reader whose only export is an explicit `collect()`. */
 class CollectingReader extends MetricReader {
@@ -85,4 +86,16 @@ export function spanNamed(spans: ReadableSpan[], name: string, kind?: number): R
     );
   }
   return found[0] as ReadableSpan;
+}
+
+/** Registers the SDK before each test of the calling file and unregisters it after; returns this test's. */
+export function registeredEachTest(): () => RegisteredOtel {
+  let otel: RegisteredOtel | undefined;
+  beforeEach(() => {
+    otel = registerOtel();
+  });
+  afterEach(async () => {
+    await otel?.unregister();
+  });
+  return () => otel as RegisteredOtel;
 }

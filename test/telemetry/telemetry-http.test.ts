@@ -7,19 +7,15 @@
 import { createTool } from '@mastra/core/tools';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCPClient, MCPServer } from '../../src/index.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { serveHttp } from '../helpers.js';
-import { type RegisteredOtel, registerOtel, spanNamed } from '../support/otel.js';
+import { registeredEachTest, spanNamed } from '../support/otel.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
-let otel: RegisteredOtel;
-beforeEach(() => {
-  otel = registerOtel();
-  cleanups.push(() => otel.unregister());
-});
+const current = registeredEachTest();
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
@@ -87,7 +83,7 @@ describe.each([
       return output;
     });
     expect(JSON.stringify(result)).toContain('k1');
-    const spans = otel.spans();
+    const spans = current().spans();
     const root = spanNamed(spans, 'agent run');
     const clientSpan = spanNamed(spans, 'tools/call lookup', SpanKind.CLIENT);
     const serverSpan = spanNamed(spans, 'tools/call lookup', SpanKind.SERVER);
@@ -132,7 +128,7 @@ describe.each([
     await client.resources.templates();
     await client.resources.read('remote', 'file://data/1.txt');
     await client.prompts.get({ serverName: 'remote', name: 'analyze-code', args: { code: 'x' } });
-    const spans = otel.spans();
+    const spans = current().spans();
     for (const name of [
       'tools/list',
       'resources/list',
@@ -162,7 +158,7 @@ describe.each([
     const tools = await client.listTools();
     await run(tools.remote_failingTool, {}).catch(() => undefined);
     await client.resources.read('remote', 'file://nope').catch(() => undefined);
-    const spans = otel.spans();
+    const spans = current().spans();
     for (const kind of [SpanKind.CLIENT, SpanKind.SERVER]) {
       const toolSpan = spanNamed(spans, 'tools/call failingTool', kind);
       expect(toolSpan.attributes['error.type']).toBe('tool_error');
@@ -182,8 +178,8 @@ describe.each([
     const client = mcpClient(http.mcpUrl, protocolVersion);
     const tools = await client.listTools();
     await run(tools.remote_lookup, { key: 'k' });
-    const clientPoints = await otel.histogram('mcp.client.operation.duration');
-    const serverPoints = await otel.histogram('mcp.server.operation.duration');
+    const clientPoints = await current().histogram('mcp.client.operation.duration');
+    const serverPoints = await current().histogram('mcp.server.operation.duration');
     const call = (points: typeof clientPoints) =>
       points.find((point) => point.attributes['mcp.method.name'] === 'tools/call');
     expect(call(clientPoints)).toMatchObject({ count: 1, attributes: lookupCall(revision, http.mcpUrl) });

@@ -17,6 +17,7 @@ import { rootsTool } from '../fixtures/input-tools.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { serveHttp } from '../helpers.js';
 import { otelProviders, type RegisteredOtel, registerOtel, spanNamed } from '../support/otel.js';
+import { eventually } from '../support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ async function served(telemetry?: MCPTelemetryOptions) {
     () => server.close(),
     () => http.close(),
   );
-  return http;
+  return Object.assign(http, { mcp: server });
 }
 
 function mcpClient(
@@ -125,6 +126,16 @@ describe('OpenTelemetry on every transport', () => {
     await client.disconnect();
     const sessions = await otel.histogram('mcp.client.session.duration');
     expect(sessions.map((point) => point.attributes['network.transport'])).toEqual(['tcp']);
+    // The server measures each session when it ends: here, as the server closes.
+    await http.mcp.close();
+    const serverSessions = await eventually('the server session measured', async () => {
+      const points = await otel.histogram('mcp.server.session.duration');
+      return points.length > 0 ? points : undefined;
+    });
+    expect(serverSessions[0]).toMatchObject({
+      count: 1,
+      attributes: { 'mcp.protocol.version': '2025-11-25' },
+    });
   });
 });
 
