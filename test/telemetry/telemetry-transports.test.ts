@@ -3,6 +3,9 @@
  * requests a 2025 server sends its client (roots/list), no SDK registered, `enabled: false`,
  * content capture and its cap, and providers given in the options instead of registered globally.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -102,6 +105,41 @@ describe('OpenTelemetry on every transport', () => {
       expect(sessions).toHaveLength(1);
       expect(sessions[0]?.attributes).toMatchObject({ 'network.transport': 'pipe' });
       expect(sessions[0]?.count).toBe(1);
+    },
+  );
+
+  it.each(['2026-07-28', 'legacy'] as const)(
+    'stdio at %s, the server in its process: its SERVER span continues the client’s trace and says pipe',
+    async (protocolVersion) => {
+      const otel = registered();
+      const dir = await mkdtemp(join(tmpdir(), 'otel-stdio-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const spansFile = join(dir, 'spans.jsonl');
+      const client = mcpClient({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'test/fixtures/otel-stdio-server.ts'],
+        env: { OTEL_SPANS_FILE: spansFile },
+        protocolVersion,
+      } as MastraMCPServerDefinition);
+      const tools = await client.listTools();
+      await run(tools.remote_weatherTool, { location: 'Oslo' });
+      const clientSpan = spanNamed(otel.spans(), 'tools/call weatherTool', SpanKind.CLIENT);
+      const served = (await readFile(spansFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .filter((span) => span.name === 'tools/call weatherTool');
+      expect(served).toHaveLength(1);
+      expect(served[0]).toMatchObject({
+        kind: SpanKind.SERVER,
+        traceId: clientSpan.spanContext().traceId,
+        parent: { spanId: clientSpan.spanContext().spanId, isRemote: true },
+        attributes: {
+          'network.transport': 'pipe',
+          'gen_ai.tool.name': 'weatherTool',
+          'mcp.method.name': 'tools/call',
+        },
+      });
     },
   );
 
