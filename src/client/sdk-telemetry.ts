@@ -8,12 +8,14 @@ import {
   type ClientContext,
   type ClientOptions,
   type Implementation,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  type MessageExtraInfo,
   type Result,
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
-import { instrumentRequests } from '../shared/telemetry/sdk-hooks.js';
+import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
 import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
 import type { MastraMCPServerDefinition } from './types.js';
 
@@ -42,7 +44,7 @@ export class TelemetryClient extends Client {
     super(info, options);
     this.network = networkOf(server.definition);
     this.session = new SessionClock(telemetry, () => this.attributes());
-    instrumentRequests(this, telemetry, () => this.attributes());
+    instrumentSends(this, telemetry, () => this.attributes());
   }
 
   /** The attributes every span and measurement of this connection carries, as of now. */
@@ -66,6 +68,15 @@ export class TelemetryClient extends Client {
   protected override _onclose(): void {
     this.session?.stop();
     super._onclose();
+  }
+
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    receivedNotification(
+      this.telemetry,
+      notification,
+      () => this.attributes(),
+      () => super._onnotification(notification, extra),
+    );
   }
 
   protected override _wrapHandler(

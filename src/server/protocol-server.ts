@@ -11,9 +11,11 @@ import {
   type Implementation,
   type InputRequiredResult,
   isInputRequiredResult,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
+  type MessageExtraInfo,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -27,7 +29,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
-import { instrumentRequests } from '../shared/telemetry/sdk-hooks.js';
+import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
 import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
@@ -126,7 +128,7 @@ class InstanceServer extends ErrorShapingServer {
     super(info, options, reporting);
     const attributes = () => servedAttributes(this, this.link);
     this.clock = new SessionClock(telemetry, attributes);
-    instrumentRequests(this, telemetry, attributes);
+    instrumentSends(this, telemetry, attributes);
   }
 
   override async connect(transport: Transport): Promise<void> {
@@ -137,6 +139,15 @@ class InstanceServer extends ErrorShapingServer {
   protected override _onclose(): void {
     this.clock?.stop();
     super._onclose();
+  }
+
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    receivedNotification(
+      this.telemetry,
+      notification,
+      () => servedAttributes(this, this.link),
+      () => super._onnotification(notification, extra),
+    );
   }
 
   protected override _wrapHandler(

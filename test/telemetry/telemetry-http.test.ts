@@ -147,9 +147,15 @@ describe.each([
     expect(
       spanNamed(spans, 'prompts/get analyze-code', SpanKind.CLIENT).attributes['gen_ai.prompt.name'],
     ).toBe('analyze-code');
-    // A 2025 session's handshake is traced too (a pinned 2026-07-28 client sends none).
+    // A 2025 session's handshake is traced too, its notification included (a pinned 2026-07-28 client sends neither).
     const handshakes = spans.filter((span) => span.name === 'initialize' && span.kind === SpanKind.CLIENT);
     expect(handshakes).toHaveLength(protocolVersion === 'legacy' ? 1 : 0);
+    if (protocolVersion === 'legacy') {
+      const sent = spanNamed(spans, 'notifications/initialized', SpanKind.CLIENT);
+      const received = spanNamed(spans, 'notifications/initialized', SpanKind.SERVER);
+      expect(parentOf(received)).toBe(sent.spanContext().spanId);
+      expect(received.attributes['jsonrpc.request.id']).toBeUndefined();
+    }
   });
 
   it('an isError result is tool_error and a protocol error its JSON-RPC code, both with status ERROR', async () => {

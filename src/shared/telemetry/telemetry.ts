@@ -133,13 +133,13 @@ export class Telemetry {
 
   /**
    * Sends `request` in a CLIENT span parented on the active context, with that span's context in
-   * `params._meta`. `sentId` reads the JSON-RPC id once `send` has assigned it.
+   * `params._meta`. `sentId` reads the JSON-RPC id once `send` has assigned it; a notification has none.
    */
   outbound<T>(
     request: MCPRequestShape,
     connection: () => MCPAttributes,
     send: (request: MCPRequestShape) => Promise<T>,
-    sentId: () => string | undefined,
+    sentId?: () => string | undefined,
   ): Promise<T> {
     const api = this.api();
     if (!api) return send(request);
@@ -150,19 +150,22 @@ export class Telemetry {
       ...(request.params?._meta as object | undefined),
       ...injectedMeta(api, run.context, run.span),
     };
-    const sent = { ...request, params: { ...request.params, _meta: meta } };
+    // A list_changed notification without params stays bare: the SDK debounces only bare ones.
+    const bare = request.params === undefined && request.method.endsWith('/list_changed');
+    const sent = bare ? request : { ...request, params: { ...request.params, _meta: meta } };
     const pending = api.context.with(run.context, () => send(sent));
-    const id = sentId();
+    const id = sentId?.();
     if (id !== undefined) run.set('jsonrpc.request.id', id);
     return run.settle(pending, false);
   }
 
   /**
    * Handles `request` in a SERVER span whose parent is the context its `_meta` carries (linked to
-   * the ambient one, such as an HTTP server span, when that differs), with the span active.
+   * the ambient one, such as an HTTP server span, when that differs), with the span active. For a
+   * notification (no id) the span covers its dispatch; its handlers run under it.
    */
   inbound<T>(
-    request: MCPRequestShape & { id: string | number },
+    request: MCPRequestShape & { id?: string | number },
     connection: () => MCPAttributes,
     handle: () => Promise<T>,
   ): Promise<T> {
@@ -183,7 +186,7 @@ export class Telemetry {
       parent === ambient ? undefined : ambient,
     );
     if (!run) return handle();
-    run.set('jsonrpc.request.id', String(request.id));
+    if (request.id !== undefined) run.set('jsonrpc.request.id', String(request.id));
     return run.settle(
       api.context.with(run.context, () => handle()),
       true,
