@@ -1,26 +1,23 @@
 /**
  * What OpenTelemetry costs a tool call, as ratios measured in one run: an MCPClient calls an
- * MCPServer's tool over Streamable HTTP (2026-07-28, 127.0.0.1), both in one process so that both
- * ends' instrumentation is in the figure, three ways:
+ * MCPServer's tool over Streamable HTTP (2026-07-28, 127.0.0.1), both in this process so that both
+ * ends' instrumentation is in the figure, three ways side by side:
  *   - `off`: `telemetry: { enabled: false }` on both ends (the baseline);
- *   - `no-sdk`: the default, `@opentelemetry/api` loaded but no SDK registered;
- *   - `sdk`: an SDK registered globally (in-memory span exporter, metric reader, AsyncLocalStorage
- *     context manager): two spans and two measurements per call, context in `_meta`.
- * Each variant runs in a fresh process (a registered SDK is global), rounds rotating the order;
- * medians of per-call latency and of process CPU per call are reported against `off`.
+ *   - `no-sdk`: the default with `@opentelemetry/api` loaded and no SDK registered;
+ *   - `sdk`: an SDK's tracer and meter providers given in the options (in-memory span exporter
+ *     through a SimpleSpanProcessor, a metric reader): two spans, two measurements and the `_meta`
+ *     context per call. Nothing is registered globally, so `no-sdk` stays SDK-free beside it.
+ * Calls alternate between the three in blocks, rotating the order, so that a busy machine slows
+ * them alike; each block's process CPU is the variant's. Medians are reported against `off`.
  *
- *   npm run build && npx tsx bench/telemetry.ts   (flags: --calls <n> per round, --warmup <n>, --rounds <n>)
+ *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>)
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTool } from '@mastra/core/tools';
-import { context, metrics, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
@@ -28,45 +25,44 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
+import type { MCPTelemetryOptions } from '../src/index.js';
 import { median, ms, ratio } from './support.js';
 
 const { values: flags } = parseArgs({
   options: {
-    calls: { type: 'string', default: '2000' },
-    warmup: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '3' },
-    variant: { type: 'string' },
+    calls: { type: 'string', default: '3000' },
+    warmup: { type: 'string', default: '500' },
+    block: { type: 'string', default: '50' },
   },
 });
 const VARIANTS = ['off', 'no-sdk', 'sdk'] as const;
 type Variant = (typeof VARIANTS)[number];
 const BUILT = pathToFileURL(fileURLToPath(new URL('../dist/index.mjs', import.meta.url))).href;
+const { MCPClient, MCPServer } = (await import(BUILT)) as typeof import('../src/index.js');
 
 class DiscardingReader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
   protected override async onShutdown(): Promise<void> {}
 }
 
-/** One variant in this process: per-call times (ms) and CPU per call (us), printed as JSON. */
-async function measure(variant: Variant): Promise<void> {
-  if (variant === 'sdk') {
-    const exporter = new InMemorySpanExporter();
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(
-      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-    );
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new DiscardingReader()] }));
-    // Keep the exporter's memory flat over the run.
-    setInterval(() => exporter.reset(), 200).unref();
-  }
-  const { MCPClient, MCPServer } = (await import(BUILT)) as typeof import('../src/index.js');
-  const telemetry = variant === 'off' ? { enabled: false } : {};
-  const echo = createTool({
-    id: 'echo',
-    description: 'Echoes',
-    inputSchema: z.object({ text: z.string() }),
-    execute: async ({ text }) => text,
-  });
+const exporter = new InMemorySpanExporter();
+const sdk: MCPTelemetryOptions = {
+  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  meterProvider: new MeterProvider({ readers: [new DiscardingReader()] }),
+};
+const OPTIONS: Record<Variant, MCPTelemetryOptions> = { off: { enabled: false }, 'no-sdk': {}, sdk };
+
+const echo = createTool({
+  id: 'echo',
+  description: 'Echoes',
+  inputSchema: z.object({ text: z.string() }),
+  execute: async ({ text }) => text,
+});
+
+type Call = () => Promise<unknown>;
+
+/** One MCPServer on its own port and an MCPClient calling its tool, both with `telemetry`. */
+async function pair(telemetry: MCPTelemetryOptions): Promise<{ call: Call; close: () => Promise<void> }> {
   const server = new MCPServer({ name: 'bench', version: '1.0.0', tools: { echo }, telemetry });
   const listener = http.createServer((req, res) => {
     void server.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
@@ -81,79 +77,60 @@ async function measure(variant: Variant): Promise<void> {
   const tool = (await client.listTools()).bench_echo as {
     execute: (input: unknown, ctx: unknown) => Promise<unknown>;
   };
-  for (let i = 0; i < Number(flags.warmup); i++) await tool.execute({ text: 'hi' }, {});
-  const times: number[] = [];
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < Number(flags.calls); i++) {
-    const started = performance.now();
-    await tool.execute({ text: 'hi' }, {});
-    times.push(performance.now() - started);
-  }
-  const used = process.cpuUsage(cpu);
-  await client.disconnect();
-  await server.close();
-  listener.close();
-  console.log(JSON.stringify({ times, cpuUs: (used.user + used.system) / Number(flags.calls) }));
-}
-
-async function runVariant(variant: Variant): Promise<{ times: number[]; cpuUs: number }> {
-  const self = fileURLToPath(import.meta.url);
-  const args = [
-    '--import',
-    'tsx',
-    self,
-    '--variant',
-    variant,
-    '--calls',
-    flags.calls,
-    '--warmup',
-    flags.warmup,
-  ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`bench/telemetry.ts --variant ${variant} exited with ${code}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
-}
-
-async function main(): Promise<void> {
-  const load = () =>
-    loadavg()
-      .map((value) => value.toFixed(2))
-      .join(' ');
-  console.log(`load average at start: ${load()}`);
-  const samples = Object.fromEntries(
-    VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]),
-  );
-  const rounds = Number(flags.rounds);
-  for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < VARIANTS.length; i++) {
-      const variant = VARIANTS[(round + i) % VARIANTS.length] as Variant;
-      const { times, cpuUs } = await runVariant(variant);
-      samples[variant]?.times.push(...times);
-      samples[variant]?.cpu.push(cpuUs);
-    }
-  }
-  const figure = (variant: Variant) => {
-    const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
-    return { p50: median(times), cpu: median(cpu) };
+  return {
+    call: () => tool.execute({ text: 'hi' }, {}),
+    close: async () => {
+      await client.disconnect();
+      await server.close();
+      listener.close();
+    },
   };
-  const base = figure('off');
-  console.log(
-    `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${rounds} rounds x ${flags.calls} calls`,
-  );
-  console.log('| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const variant of VARIANTS) {
-    const { p50, cpu } = figure(variant);
-    console.log(
-      `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} |`,
-    );
-  }
 }
 
-if (flags.variant) await measure(flags.variant as Variant);
-else await main();
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+console.log(`load average at start: ${load()}`);
+const pairs = Object.fromEntries(
+  await Promise.all(VARIANTS.map(async (variant) => [variant, await pair(OPTIONS[variant])] as const)),
+) as Record<Variant, { call: Call; close: () => Promise<void> }>;
+for (const variant of VARIANTS) for (let i = 0; i < Number(flags.warmup); i++) await pairs[variant].call();
+
+const samples = Object.fromEntries(VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]));
+const block = Number(flags.block);
+const blocks = Math.ceil(Number(flags.calls) / block);
+for (let b = 0; b < blocks; b++) {
+  for (let i = 0; i < VARIANTS.length; i++) {
+    const variant = VARIANTS[(b + i) % VARIANTS.length] as Variant;
+    const { call } = pairs[variant];
+    const cpu = process.cpuUsage();
+    for (let c = 0; c < block; c++) {
+      const started = performance.now();
+      await call();
+      samples[variant]?.times.push(performance.now() - started);
+    }
+    const used = process.cpuUsage(cpu);
+    samples[variant]?.cpu.push((used.user + used.system) / block);
+  }
+  exporter.reset();
+}
+for (const variant of VARIANTS) await pairs[variant].close();
+
+const figure = (variant: Variant) => {
+  const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
+  return { p50: median(times), cpu: median(cpu) };
+};
+const base = figure('off');
+console.log(
+  `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${blocks * block} calls per variant in blocks of ${block}`,
+);
+console.log('| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const variant of VARIANTS) {
+  const { p50, cpu } = figure(variant);
+  console.log(
+    `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} |`,
+  );
+}
+console.log(`load average at end: ${load()}`);

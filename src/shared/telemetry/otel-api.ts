@@ -3,6 +3,7 @@ export {
   context,
   createNoopMeter,
   metrics,
+  ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
   SpanKind,

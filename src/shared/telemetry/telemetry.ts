@@ -31,6 +31,8 @@ export interface MCPRequestShape {
 }
 
 const INSTRUMENTATION = 'mastra-mcp';
+/** The API's no-op TracerProvider class, what the global proxy delegates to until an SDK registers. */
+let noopTracerProvider: unknown;
 /** The conventions' advice for both duration histograms. */
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
@@ -207,6 +209,14 @@ export class Telemetry {
     };
   }
 
+  /** Whether a span could record: a provider given, or an SDK registered behind the API's global proxy. */
+  private tracing(api: OtelApi): boolean {
+    if (this.options.tracerProvider) return true;
+    const global = api.trace.getTracerProvider() as { getDelegate?: () => object };
+    noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate().constructor;
+    return global.getDelegate?.().constructor !== noopTracerProvider;
+  }
+
   private begin(
     api: OtelApi,
     kind: TelemetrySide,
@@ -215,6 +225,9 @@ export class Telemetry {
     parent: Context,
     ambient: Context | undefined,
   ): Operation | undefined {
+    const histogram = this.instruments(api)?.[kind];
+    // No SDK: nothing to describe the request to.
+    if (!histogram && !this.tracing(api)) return undefined;
     const { name, attributes } = describeRequest(request.method, request.params);
     Object.assign(attributes, connection());
     if (this.capture && request.method === 'tools/call') {
@@ -231,7 +244,6 @@ export class Telemetry {
       },
       parent,
     );
-    const histogram = this.instruments(api)?.[kind];
     if (!span.isRecording() && !histogram) return undefined;
     return new Operation(
       api,
