@@ -6,10 +6,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTool } from '@mastra/core/tools';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type MastraMCPServerDefinition,
   MCPClient,
@@ -20,6 +22,7 @@ import { rootsTool } from '../fixtures/input-tools.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { serveHttp } from '../helpers.js';
 import { otelProviders, type RegisteredOtel, registerOtel, spanNamed } from '../support/otel.js';
+import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -33,9 +36,23 @@ function registered(): RegisteredOtel {
   return otel;
 }
 
+/** What trace context reached the tool: `_meta`'s (as `requestContext` exposes it) and an active span. */
+const traceSeen = createTool({
+  id: 'traceSeen',
+  description: 'Reports the trace context it runs in.',
+  inputSchema: z.object({}),
+  execute: async (_input, context) => ({
+    received: context?.requestContext?.get('traceContext') ?? null,
+    active: trace.getActiveSpan() !== undefined,
+  }),
+});
+
 async function served(telemetry?: MCPTelemetryOptions) {
   const server = new MCPServer(
-    fullConfig({ tools: { ...fullConfig().tools, roots: rootsTool }, ...(telemetry ? { telemetry } : {}) }),
+    fullConfig({
+      tools: { ...fullConfig().tools, roots: rootsTool, traceSeen },
+      ...(telemetry ? { telemetry } : {}),
+    }),
   );
   const http = await serveHttp(server);
   cleanups.push(
@@ -178,14 +195,29 @@ describe('OpenTelemetry on every transport', () => {
 });
 
 describe('OpenTelemetry options', () => {
-  it('with no SDK registered: nothing is collected and the call works', async () => {
-    const { exporter } = otelProviders();
+  it('with no SDK registered: no trace context is sent, none is active in the tool, the call works', async () => {
     const http = await served();
     const client = mcpClient({ url: http.mcpUrl, protocolVersion: '2026-07-28' });
     const tools = await client.listTools();
     expect(JSON.stringify(await run(tools.remote_weatherTool, { location: 'Oslo' }))).toContain('sunny');
-    expect(exporter.getFinishedSpans()).toEqual([]);
-    expect(trace.getActiveSpan()).toBeUndefined();
+    expect(JSON.parse(textOf(await run(tools.remote_traceSeen, {})))).toEqual({
+      received: null,
+      active: false,
+    });
+  });
+
+  it('with an SDK registered the tool sees the CLIENT span’s traceparent and its own SERVER span active', async () => {
+    const otel = registered();
+    const http = await served();
+    const client = mcpClient({ url: http.mcpUrl, protocolVersion: '2026-07-28' });
+    const tools = await client.listTools();
+    const seen = JSON.parse(textOf(await run(tools.remote_traceSeen, {})));
+    const { traceId, spanId } = spanNamed(
+      otel.spans(),
+      'tools/call traceSeen',
+      SpanKind.CLIENT,
+    ).spanContext();
+    expect(seen).toEqual({ received: { traceparent: `00-${traceId}-${spanId}-01` }, active: true });
   });
 
   it('enabled: false on both ends: no span and no measurement though an SDK is registered', async () => {
