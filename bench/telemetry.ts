@@ -5,12 +5,13 @@
  *   - `off`: `telemetry: { enabled: false }` on both ends (the baseline);
  *   - `no-sdk`: the default with `@opentelemetry/api` loaded and no SDK registered;
  *   - `sdk`: an SDK's tracer and meter providers given in the options (in-memory span exporter
- *     through a SimpleSpanProcessor, a metric reader): two spans, two measurements and the `_meta`
+ *     through a BatchSpanProcessor, or `--processor simple`; a metric reader): two spans, two measurements and the `_meta`
  *     context per call. Nothing is registered globally, so `no-sdk` stays SDK-free beside it.
  * Calls alternate between the three in blocks, rotating the order, so that a busy machine slows
  * them alike; each block's process CPU is the variant's. Medians are reported against `off`.
  *
- *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>)
+ *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>,
+ *                                              --processor batch|simple)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,7 @@ import { createTool } from '@mastra/core/tools';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -33,6 +35,7 @@ const { values: flags } = parseArgs({
     calls: { type: 'string', default: '3000' },
     warmup: { type: 'string', default: '500' },
     block: { type: 'string', default: '50' },
+    processor: { type: 'string', default: 'batch' },
   },
 });
 const VARIANTS = ['off', 'no-sdk', 'sdk'] as const;
@@ -46,8 +49,11 @@ class DiscardingReader extends MetricReader {
 }
 
 const exporter = new InMemorySpanExporter();
+// Batch, as production set-ups export; `--processor simple` exports each span as it ends.
+const processor =
+  flags.processor === 'simple' ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
 const sdk: MCPTelemetryOptions = {
-  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  tracerProvider: new BasicTracerProvider({ spanProcessors: [processor] }),
   meterProvider: new MeterProvider({ readers: [new DiscardingReader()] }),
 };
 const OPTIONS: Record<Variant, MCPTelemetryOptions> = { off: { enabled: false }, 'no-sdk': {}, sdk };
@@ -123,7 +129,7 @@ const figure = (variant: Variant) => {
 };
 const base = figure('off');
 console.log(
-  `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${blocks * block} calls per variant in blocks of ${block}`,
+  `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${blocks * block} calls per variant in blocks of ${block}; ${flags.processor} span processor`,
 );
 console.log('| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off |');
 console.log('| --- | --- | --- | --- | --- |');
