@@ -238,3 +238,8 @@ export type {
   WebhookErrorCategory as MCPWebhookErrorCategory,
 } from './shared/events-wire.js';
 export { MCP_INSTANCE_ID_HEADER } from './shared/instance-header.js';
+export type {
+  MCPMeterProvider,
+  MCPTelemetryOptions,
+  MCPTracerProvider,
+} from './shared/telemetry/options.js';

@@ -79,6 +79,7 @@ export {
   type MCPInputRequestHandler,
   type MCPInputRequestOptions,
   type MCPMastraSkillsOptions,
+  type MCPMeterProvider,
   MCPOAuthClientProvider,
   type MCPOAuthClientProviderOptions,
   type MCPProgressUpdate,
@@ -142,6 +143,7 @@ export {
   type MCPTaskSupport,
   type MCPTaskUpdate,
   type MCPTaskWaitOptions,
+  type MCPTelemetryOptions,
   type MCPTool,
   type MCPToolContext,
   type MCPToolDefinition,
@@ -153,6 +155,7 @@ export {
   type MCPToolsetMap,
   type MCPToolsetsWithErrors,
   type MCPTraceContext,
+  type MCPTracerProvider,
   type MCPTypedTool,
   type MCPUiResourceCsp,
   type MCPUiResourcePermissions,
@@ -642,6 +645,7 @@ interface MCPClientOptions<TServers = never> {
     sampling?: MCPClientSamplingOption;
     roots?: MCPClientRootsOption;
     skills?: MCPClientSkillsOptions;
+    telemetry?: MCPTelemetryOptions;
 }
 interface MCPClientProgress {
     onUpdate(serverName: string, handler: (params: MCPProgressUpdate) => void): Promise<void>;
@@ -958,6 +962,9 @@ interface MCPMastraSkillsOptions {
     allowedTools?: MCPSkillSelector;
     id?: string;
 }
+interface MCPMeterProvider {
+    getMeter(name: string, version?: string): object;
+}
 declare class MCPOAuthClientProvider implements OAuthClientProvider {
     private readonly options;
     readonly clientMetadataUrl: string | undefined;
@@ -1114,6 +1121,7 @@ interface MCPServerConfig extends MCPServerConfig {
     requestState?: MCPServerRequestStateOptions;
     limits?: MCPServerLimits;
     redactErrors?: boolean;
+    telemetry?: MCPTelemetryOptions;
     http?: MCPServerHttpConfig;
 }
 type MCPServerConfigOverrides = Partial<StdioServerDefinition> | Partial<HttpServerDefinition>;
@@ -1460,6 +1468,13 @@ interface MCPTaskWaitOptions {
     signal?: AbortSignal;
     onStatus?: (task: MCPTask) => void;
 }
+interface MCPTelemetryOptions {
+    enabled?: boolean;
+    tracerProvider?: MCPTracerProvider;
+    meterProvider?: MCPMeterProvider;
+    captureContent?: boolean;
+    maxContentBytes?: number;
+}
 type MCPTool = Tool<any, unknown>;
 interface MCPToolContext extends MCPInputContext {
     extra: MCPRequestExtra;
@@ -1509,6 +1524,9 @@ interface MCPTraceContext {
     traceparent: string;
     tracestate?: string;
     baggage?: string;
+}
+interface MCPTracerProvider {
+    getTracer(name: string, version?: string): object;
 }
 type MCPTypedTool<TInput, TOutput> = Omit<MCPTool, 'execute'> & {
     execute?: (input: TInput, context?: ToolExecutionContext) => Promise<MCPToolExecuteResult<TOutput>>;

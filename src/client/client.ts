@@ -6,6 +6,7 @@
 import { ConsoleLogger, type IMastraLogger, LogLevel } from '@mastra/core/logger';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
+import { Telemetry } from '../shared/telemetry/telemetry.js';
 import {
   type ConnectionLookup,
   progressActions,
@@ -125,6 +126,7 @@ export class MCPClientCore<TServers = never> {
     this.options = options;
     this.typegen = typegen ? Object.freeze({ outFile: typegen.outFile }) : undefined;
     const separator = toolNameSeparator(options.toolNameSeparator);
+    const telemetry = new Telemetry('client', options.telemetry);
     for (const [name, definition] of Object.entries(
       options.servers as Record<string, MastraMCPServerDefinition>,
     )) {
@@ -145,6 +147,7 @@ export class MCPClientCore<TServers = never> {
         name,
         new ServerConnection(name, definition, {
           timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+          telemetry,
           clientInfo: {
             name: options.clientInfo?.name ?? name,
             version: options.clientInfo?.version ?? '1.0.0',

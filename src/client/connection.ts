@@ -37,7 +37,7 @@ import type { TimeoutSetting } from './errors.js';
 import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from './errors.js';
 import { LegacyResourceSubscriptions } from './legacy-subscriptions.js';
 import { ListenRecovery } from './listen-recovery.js';
-import { newSdkClient, ServerHandlers } from './sdk-client.js';
+import { newSdkClient, type SdkClientSettings, ServerHandlers } from './sdk-client.js';
 import { offersTasks, TaskPush } from './tasks/task-push.js';
 import { guardTaskResults } from './tasks/task-results.js';
 import { DEFAULT_MAX_PATTERN_INSTRUCTIONS, PatternBudget } from './tools/pattern-budget.js';
@@ -66,9 +66,8 @@ import type {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MODERN_REVISION = '2026-07-28';
 
-export interface ConnectionSettings {
+export interface ConnectionSettings extends SdkClientSettings {
   timeout: number;
-  clientInfo: { name: string; version: string };
   log: LogHandler;
   onConnected: () => void;
   /** What answers this server's sampling and roots requests (answers.ts). */
@@ -294,7 +293,7 @@ export class ServerConnection {
     const bound = new MessageBound(this.name, limit, (message) => this.log('warning', message));
     const [created] = await Promise.all([this.transportFor(fallback, bound), loadValidation()]);
     if (signal.aborted) throw signal.reason;
-    const client = newSdkClient(this, this.settings.clientInfo);
+    const client = newSdkClient(this, this.settings);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
     const watched = isHttp(this.definition)
       ? watchAnswers(created, { sse: fallback, repeatableTools: this.recovery.repeatableTools })

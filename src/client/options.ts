@@ -31,6 +31,7 @@ import {
   string,
   url,
 } from '../shared/options.js';
+import { TELEMETRY } from '../shared/telemetry/options.js';
 import type {
   MCPClientWebhookOptions,
   MCPEventRetryOptions,
@@ -213,6 +214,7 @@ export const CLIENT = {
     maxSkills: positiveInteger,
     maxCachedBytes: positiveInteger,
   } satisfies OptionsOf<MCPClientSkillsOptions>),
+  telemetry: TELEMETRY,
 } satisfies OptionsOf<MCPClientOptions>;
 
 /** `events.subscribe()`'s options, and (without `cursor` and `signal`) a signal provider's `subscribeOptions`. */

@@ -4,11 +4,13 @@
  * the connection's handler sets. A reconnect builds a new client; the handler sets outlive them
  * all, so handlers registered once keep firing across reconnects.
  */
-import { Client, type ClientCapabilities, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { type DetailedTask, DetailedTaskSchema, TASKS_NOTIFICATION } from '../shared/tasks-wire.js';
+import type { Telemetry } from '../shared/telemetry/telemetry.js';
 import { forLegacyServer, SAMPLING_REJECTED, type ServerAnswers } from './answers.js';
 import { messageOf } from './errors.js';
+import { TelemetryClient } from './sdk-telemetry.js';
 import type { TaskPush } from './tasks/task-push.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
@@ -58,8 +60,14 @@ export function clientCapabilitiesOf(
   } as ClientCapabilities;
 }
 
+/** What the MCPClient gives each of its connections' SDK clients. */
+export interface SdkClientSettings {
+  clientInfo: { name: string; version: string };
+  telemetry: Telemetry;
+}
+
 /** A new SDK client for `owner`, its notifications and input requests routed; not yet connected. */
-export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; version: string }): Client {
+export function newSdkClient(owner: ClientOwner, { clientInfo, telemetry }: SdkClientSettings): Client {
   const { definition } = owner;
   const mode =
     definition.protocolVersion === 'legacy'
@@ -67,7 +75,7 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
       : definition.protocolVersion
         ? { pin: definition.protocolVersion }
         : 'auto';
-  const client = new Client(
+  const client = new TelemetryClient(
     {
       name: definition.clientInfo?.name ?? clientInfo.name,
       version: definition.clientInfo?.version ?? clientInfo.version,
@@ -77,6 +85,8 @@ export function newSdkClient(owner: ClientOwner, clientInfo: { name: string; ver
       versionNegotiation: { mode },
       jsonSchemaValidator: owner.jsonSchemaValidator,
     },
+    telemetry,
+    owner,
   );
   routeNotifications(client, owner);
   if (owner.inputRequests) routeInputRequests(client, owner);

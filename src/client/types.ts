@@ -19,6 +19,7 @@ import type {
   SSEClientTransportOptions,
   ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import type { MCPTelemetryOptions } from '../shared/telemetry/options.js';
 import type { MCPTraceContext } from '../shared/trace-context.js';
 import type { MCPClientWebhookOptions } from './events/types.js';
 import type { MCPClientRootsOption } from './roots/types.js';
@@ -199,6 +200,8 @@ export interface MCPClientOptions<TServers = never> {
   roots?: MCPClientRootsOption;
   /** Bounds on what the client holds of servers' skills (`mcp.skills`). */
   skills?: MCPClientSkillsOptions;
+  /** OpenTelemetry spans and metrics for every server's requests (docs/telemetry.md); on when an SDK is registered. */
+  telemetry?: MCPTelemetryOptions;
 }
 
 /** What a server announced about itself (serverInfo). */

@@ -28,6 +28,7 @@ import {
   string,
   url,
 } from '../shared/options.js';
+import { TELEMETRY } from '../shared/telemetry/options.js';
 import { OAUTH_PROTECTION_OPTIONS } from './auth/oauth-middleware.js';
 import type {
   MCPEventTypeConfig,
@@ -242,6 +243,7 @@ const SERVER_CONFIG = {
   } satisfies OptionsOf<MCPServerRequestStateOptions>),
   limits: object(LIMITS),
   redactErrors: boolean,
+  telemetry: TELEMETRY,
   http: object(HTTP_CONFIG),
 } satisfies OptionsOf<MCPServerConfig>;
 

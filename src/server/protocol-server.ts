@@ -8,11 +8,14 @@
 import type { IMastraLogger } from '@mastra/core/logger';
 import {
   type CallToolResult,
+  type Implementation,
   type InputRequiredResult,
   isInputRequiredResult,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
+  type MessageExtraInfo,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -20,10 +23,14 @@ import {
   type Server,
   type ServerCapabilities,
   type ServerContext,
+  type ServerOptions,
   type Tool,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
+import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
+import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
 import type { EventsService } from './events/service.js';
@@ -40,6 +47,7 @@ import {
   requestParams,
 } from './request-errors.js';
 import { callerElicits, serveAsking } from './request-input.js';
+import { type InstanceLink, servedAttributes } from './request-telemetry.js';
 import type { ResourceHandlers } from './resources.js';
 import { attachSkills } from './skills/handlers.js';
 import type { SkillsService } from './skills/service.js';
@@ -88,6 +96,8 @@ export interface ProtocolHost extends TracedHost {
   limits: ResolvedLimits;
   /** The `redactErrors` option: thrown callback errors reach the client as a generic message. */
   redactErrors: boolean;
+  /** The `telemetry` option's OpenTelemetry spans and measurements. */
+  telemetry: Telemetry;
 }
 
 export interface ProtocolInstance {
@@ -96,6 +106,8 @@ export interface ProtocolInstance {
   subscriptions: Set<string>;
   /** The log level the latest 2026-07-28 request to this instance named, if any (connections.ts reads it). */
   requestedLogLevel?: () => LoggingLevel | undefined;
+  /** Says the instance serves a stdio connection (its spans say `network.transport: pipe`). */
+  servesStdio?: () => void;
 }
 
 /**
@@ -106,6 +118,41 @@ export interface ProtocolInstance {
  */
 class InstanceServer extends ErrorShapingServer {
   requestedLogLevel: LoggingLevel | undefined;
+  readonly link: InstanceLink = { overStdio: false };
+  private readonly clock: SessionClock;
+
+  constructor(
+    info: Implementation,
+    options: ServerOptions,
+    reporting: ErrorReporting,
+    private readonly telemetry: Telemetry,
+    /** A 2025 session: its duration is measured from connect to close (so is a stdio connection's). */
+    private readonly session: boolean,
+  ) {
+    super(info, options, reporting);
+    const attributes = () => servedAttributes(this, this.link);
+    this.clock = new SessionClock(telemetry, attributes);
+    instrumentSends(this, telemetry, attributes);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    if (this.session || this.link.overStdio) this.clock.start();
+  }
+
+  protected override _onclose(): void {
+    this.clock?.stop();
+    super._onclose();
+  }
+
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    receivedNotification(
+      this.telemetry,
+      notification,
+      () => servedAttributes(this, this.link),
+      () => super._onnotification(notification, extra),
+    );
+  }
 
   protected override _wrapHandler(
     method: string,
@@ -116,7 +163,14 @@ class InstanceServer extends ErrorShapingServer {
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       const level = envelope?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
       if (level !== undefined) this.requestedLogLevel = level;
-      return wrapped(request, ctx);
+      // The SDK's constructor registers handlers before `telemetry` is set: read it per request.
+      return this.telemetry
+        ? this.telemetry.inbound(
+            request,
+            () => servedAttributes(this, this.link, ctx),
+            () => wrapped(request, ctx),
+          )
+        : wrapped(request, ctx);
     };
   }
 }
@@ -231,6 +285,8 @@ export function createProtocolServer(host: ProtocolHost, profile: InstanceProfil
       ...(profile.suspendsCalls ? { requestState: { verify: host.suspended.codec.verify } } : {}),
     },
     reporting,
+    host.telemetry,
+    profile.serves === 'session',
   );
   const subscriptions = new Set<string>();
 
@@ -345,5 +401,12 @@ export function createProtocolServer(host: ProtocolHost, profile: InstanceProfil
   if (host.events && profile.servesEvents) host.events.attach(server, { streaming: profile.streams });
   if (taskAware) tasks.attach(server);
   if (host.skills) attachSkills(server, host.skills);
-  return { server, subscriptions, requestedLogLevel: () => server.requestedLogLevel };
+  return {
+    server,
+    subscriptions,
+    requestedLogLevel: () => server.requestedLogLevel,
+    servesStdio: () => {
+      server.link.overStdio = true;
+    },
+  };
 }

@@ -18,6 +18,7 @@ import type { InternalCoreTool } from '@mastra/core/tools';
 import type { LoggingLevel, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { Telemetry } from '../shared/telemetry/telemetry.js';
 import { AppResourceSet } from './app-resources.js';
 import { ToolAuthorization } from './auth/fga.js';
 import { Connections } from './connections.js';
@@ -219,6 +220,7 @@ export class MCPServerCore extends MCPServerBase {
         ...(config.description ? { description: config.description } : {}),
       },
       instructions: config.instructions,
+      telemetry: new Telemetry('server', config.telemetry),
       get registry() {
         return self.registry;
       },

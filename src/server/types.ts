@@ -19,6 +19,7 @@ import type {
   ResourceTemplateType,
   ServerContext,
 } from '@modelcontextprotocol/server';
+import type { MCPTelemetryOptions } from '../shared/telemetry/options.js';
 import type { OAuthProtectionOptions } from './auth/oauth-middleware.js';
 import type { MCPServerEventBus } from './event-bus.js';
 import type { MCPServerEventsConfig } from './events/types.js';
@@ -191,6 +192,8 @@ export interface MCPServerConfig extends CoreMCPServerConfig {
    * issue dump summarised, at most 500 characters).
    */
   redactErrors?: boolean;
+  /** OpenTelemetry spans and metrics for every request served (docs/telemetry.md); on when an SDK is registered. */
+  telemetry?: MCPTelemetryOptions;
   /**
    * How `server.fetch()` serves (runtimes call it with the request alone, so its options live
    * here): the path, transport options, `cors` and `oauth`. `listen()` starts from these too, and

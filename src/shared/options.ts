@@ -144,7 +144,7 @@ export function shapeProblem(shape: Shape, value: Record<string, unknown>, path:
   return undefined;
 }
 
-function check(expected: string, accepts: (value: unknown) => boolean): Check {
+export function check(expected: string, accepts: (value: unknown) => boolean): Check {
   return { expected, accepts };
 }
 

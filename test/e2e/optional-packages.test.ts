@@ -1,8 +1,9 @@
 /**
- * What the main entry leaves to first use: with `hono/streaming`, `@modelcontextprotocol/server-legacy`
- * and `tsx` unresolvable (test/fixtures/hide-packages.mjs), a child process still imports the
- * package and `mastra-mcp/redis` and builds and closes an MCPServer; `startHonoSSE()` then fails
- * naming Hono's streaming helper, which only it loads. (`hono` itself comes with the SDK's Node
+ * What the main entry leaves to first use: with `hono/streaming`, `@modelcontextprotocol/server-legacy`,
+ * `tsx` and `@opentelemetry/api` unresolvable (test/fixtures/hide-packages.mjs), a child process
+ * still imports the package and `mastra-mcp/redis` and builds and closes an MCPServer (telemetry on
+ * by default: without the API it stays off); `startHonoSSE()` then fails naming Hono's streaming
+ * helper, which only it loads. (`hono` itself comes with the SDK's Node
  * package, through `@hono/node-server`.)
  */
 import { execFile } from 'node:child_process';
@@ -37,7 +38,7 @@ console.log('done');
 `;
 
 describe('optional packages', () => {
-  it('imports the package without hono/streaming, the legacy SSE package or tsx; startHonoSSE names what it lacks', async () => {
+  it('imports the package without hono/streaming, the legacy SSE package, tsx or @opentelemetry/api; startHonoSSE names what it lacks', async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
@@ -45,7 +46,7 @@ describe('optional packages', () => {
         {
           env: {
             ...process.env,
-            HIDDEN_PACKAGES: 'hono/streaming,@modelcontextprotocol/server-legacy,tsx',
+            HIDDEN_PACKAGES: 'hono/streaming,@modelcontextprotocol/server-legacy,tsx,@opentelemetry/api',
           },
         },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),

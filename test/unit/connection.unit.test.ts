@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ConnectionSettings, ServerConnection } from '../../src/client/connection.js';
 import type { LogHandler, MastraMCPServerDefinition } from '../../src/client/types.js';
 import { MCPErrorCode, MCPServer } from '../../src/index.js';
+import { Telemetry } from '../../src/shared/telemetry/telemetry.js';
 import { InProcessServer, linkConnection } from '../support/in-process.js';
 import { rejectionOf } from '../support/results.js';
 
@@ -53,6 +54,7 @@ function setup(
   const settings: ConnectionSettings = {
     timeout: 5_000,
     clientInfo: { name: 'unit', version: '1.0.0' },
+    telemetry: new Telemetry('client'),
     log: (entry) => logs.push(entry),
     onConnected: () => connects++,
     answers: {},

@@ -45,6 +45,7 @@ export function serveTracked(
   return serve(
     ({ era }) => {
       const instance = createInstance(stdioProfile(era));
+      instance.servesStdio?.();
       const untrack = connections.track({ ...instance, era });
       const previous = instance.server.onclose;
       instance.server.onclose = () => {

@@ -5,6 +5,7 @@
  * in one piece and only SSE answers are streamed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberPeer } from '../request-telemetry.js';
 import type { RequestTarget } from './request-target.js';
 import type { StreamGuard } from './stream-guard.js';
 
@@ -28,7 +29,9 @@ export function bodylessRequest(target: RequestTarget, req: IncomingMessage, res
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  return new Request(target.href, { method: target.method, headers, signal: controller.signal });
+  const request = new Request(target.href, { method: target.method, headers, signal: controller.signal });
+  rememberPeer(request, req.socket);
+  return request;
 }
 
 /**

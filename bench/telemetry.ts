@@ -1,0 +1,142 @@
+/**
+ * What OpenTelemetry costs a tool call, as ratios measured in one run: an MCPClient calls an
+ * MCPServer's tool over Streamable HTTP (2026-07-28, 127.0.0.1), both in this process so that both
+ * ends' instrumentation is in the figure, three ways side by side:
+ *   - `off`: `telemetry: { enabled: false }` on both ends (the baseline);
+ *   - `no-sdk`: the default with `@opentelemetry/api` loaded and no SDK registered;
+ *   - `sdk`: an SDK's tracer and meter providers given in the options (in-memory span exporter
+ *     through a BatchSpanProcessor, or `--processor simple`; a metric reader): two spans, two measurements and the `_meta`
+ *     context per call. Nothing is registered globally, so `no-sdk` stays SDK-free beside it.
+ * Calls alternate between the three in blocks, rotating the order, so that a busy machine slows
+ * them alike; each block's process CPU is the variant's. Medians are reported against `off`.
+ *
+ *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>,
+ *                                              --processor batch|simple)
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createTool } from '@mastra/core/tools';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
+import type { MCPTelemetryOptions } from '../src/index.js';
+import { median, ms, ratio } from './support.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '3000' },
+    warmup: { type: 'string', default: '500' },
+    block: { type: 'string', default: '50' },
+    processor: { type: 'string', default: 'batch' },
+  },
+});
+const VARIANTS = ['off', 'no-sdk', 'sdk'] as const;
+type Variant = (typeof VARIANTS)[number];
+const BUILT = pathToFileURL(fileURLToPath(new URL('../dist/index.mjs', import.meta.url))).href;
+const { MCPClient, MCPServer } = (await import(BUILT)) as typeof import('../src/index.js');
+
+class DiscardingReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+const exporter = new InMemorySpanExporter();
+// Batch, as production set-ups export; `--processor simple` exports each span as it ends.
+const processor =
+  flags.processor === 'simple' ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+const sdk: MCPTelemetryOptions = {
+  tracerProvider: new BasicTracerProvider({ spanProcessors: [processor] }),
+  meterProvider: new MeterProvider({ readers: [new DiscardingReader()] }),
+};
+const OPTIONS: Record<Variant, MCPTelemetryOptions> = { off: { enabled: false }, 'no-sdk': {}, sdk };
+
+const echo = createTool({
+  id: 'echo',
+  description: 'Echoes',
+  inputSchema: z.object({ text: z.string() }),
+  execute: async ({ text }) => text,
+});
+
+type Call = () => Promise<unknown>;
+
+/** One MCPServer on its own port and an MCPClient calling its tool, both with `telemetry`. */
+async function pair(telemetry: MCPTelemetryOptions): Promise<{ call: Call; close: () => Promise<void> }> {
+  const server = new MCPServer({ name: 'bench', version: '1.0.0', tools: { echo }, telemetry });
+  const listener = http.createServer((req, res) => {
+    void server.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  const client = new MCPClient({
+    registerProcessHooks: false,
+    telemetry,
+    servers: { bench: { url: new URL(`http://127.0.0.1:${port}/mcp`), protocolVersion: '2026-07-28' } },
+  });
+  const tool = (await client.listTools()).bench_echo as {
+    execute: (input: unknown, ctx: unknown) => Promise<unknown>;
+  };
+  return {
+    call: () => tool.execute({ text: 'hi' }, {}),
+    close: async () => {
+      await client.disconnect();
+      await server.close();
+      listener.close();
+    },
+  };
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+console.log(`load average at start: ${load()}`);
+const pairs = Object.fromEntries(
+  await Promise.all(VARIANTS.map(async (variant) => [variant, await pair(OPTIONS[variant])] as const)),
+) as Record<Variant, { call: Call; close: () => Promise<void> }>;
+for (const variant of VARIANTS) for (let i = 0; i < Number(flags.warmup); i++) await pairs[variant].call();
+
+const samples = Object.fromEntries(VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]));
+const block = Number(flags.block);
+const blocks = Math.ceil(Number(flags.calls) / block);
+for (let b = 0; b < blocks; b++) {
+  for (let i = 0; i < VARIANTS.length; i++) {
+    const variant = VARIANTS[(b + i) % VARIANTS.length] as Variant;
+    const { call } = pairs[variant];
+    const cpu = process.cpuUsage();
+    for (let c = 0; c < block; c++) {
+      const started = performance.now();
+      await call();
+      samples[variant]?.times.push(performance.now() - started);
+    }
+    const used = process.cpuUsage(cpu);
+    samples[variant]?.cpu.push((used.user + used.system) / block);
+  }
+  exporter.reset();
+}
+for (const variant of VARIANTS) await pairs[variant].close();
+
+const figure = (variant: Variant) => {
+  const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
+  return { p50: median(times), cpu: median(cpu) };
+};
+const base = figure('off');
+console.log(
+  `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${blocks * block} calls per variant in blocks of ${block}; ${flags.processor} span processor`,
+);
+console.log('| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const variant of VARIANTS) {
+  const { p50, cpu } = figure(variant);
+  console.log(
+    `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} |`,
+  );
+}
+console.log(`load average at end: ${load()}`);

@@ -1,0 +1,55 @@
+/**
+ * What MCPServer's spans and measurements say of where a request came from: the session (a 2025
+ * session's id only: 2026-07-28 has none), the revision, and the network (TCP with the client's
+ * address for HTTP, a pipe for stdio). Node's socket is behind the web `Request` the SDK hands
+ * handlers, so the HTTP entry remembers each request's peer here (web-bridge.ts).
+ */
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import type { MCPAttributes } from '../shared/telemetry/attributes.js';
+
+interface Peer {
+  address: string;
+  port: number | undefined;
+}
+
+const MODERN_REVISION = '2026-07-28';
+
+const peers = new WeakMap<Request, Peer>();
+
+/** Records who sent `request` (its socket's remote end), for the spans of the requests it carries. */
+export function rememberPeer(
+  request: Request,
+  socket: { remoteAddress?: string; remotePort?: number } | undefined,
+): void {
+  if (socket?.remoteAddress) peers.set(request, { address: socket.remoteAddress, port: socket.remotePort });
+}
+
+/** How the instance is reached: `pipe` once it serves stdio, else TCP when a request came over HTTP. */
+export interface InstanceLink {
+  overStdio: boolean;
+}
+
+/** The attributes of a request `server` serves (`ctx`) or sends (no `ctx`). */
+export function servedAttributes(server: Server, link: InstanceLink, ctx?: ServerContext): MCPAttributes {
+  const attributes: MCPAttributes = {};
+  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version =
+    (envelope?.[PROTOCOL_VERSION_META_KEY] as string | undefined) ?? server.getNegotiatedProtocolVersion();
+  if (version) attributes['mcp.protocol.version'] = version;
+  const sessionId = ctx ? ctx.sessionId : server.transport?.sessionId;
+  // Revisions are dates: every one before 2026-07-28 has sessions.
+  if (sessionId && version && version < MODERN_REVISION) attributes['mcp.session.id'] = sessionId;
+  if (link.overStdio) {
+    attributes['network.transport'] = 'pipe';
+    return attributes;
+  }
+  const request = ctx?.http?.req;
+  if (request || sessionId) attributes['network.transport'] = 'tcp';
+  const peer = request && peers.get(request);
+  if (peer) {
+    attributes['client.address'] = peer.address;
+    if (peer.port !== undefined) attributes['client.port'] = peer.port;
+  }
+  return attributes;
+}

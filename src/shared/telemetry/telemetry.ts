@@ -1,0 +1,313 @@
+/**
+ * OpenTelemetry for one MCPClient or MCPServer: a span and an operation-duration measurement
+ * around every request it sends (`mcp.client` spans, kind CLIENT) or serves (`mcp.server`, kind
+ * SERVER), and a session-duration measurement per session, as the semantic conventions for MCP
+ * describe them. The sides' hooks (client/sdk-telemetry.ts, server/protocol-server.ts) call
+ * `outbound()` and `inbound()` from the one place each SDK instance sends and dispatches requests.
+ *
+ * Without `@opentelemetry/api`, or with `enabled: false`, both run the request as it is. With the
+ * API but no SDK registered, the tracer's span does not record and the meter is the no-op one: the
+ * request runs as it is after that check.
+ */
+import type { Context, Histogram, Span, Tracer } from '@opentelemetry/api';
+import {
+  type AttributeName,
+  type MCPAttributes,
+  OPERATION_METRIC_ATTRIBUTES,
+  pick,
+  SESSION_METRIC_ATTRIBUTES,
+} from './attributes.js';
+import { capturedJson, describeRequest, type Failure, failureInResult, failureOf } from './operation.js';
+import { DEFAULT_MAX_CONTENT_BYTES, type MCPTelemetryOptions } from './options.js';
+import { extractedContext, injectedMeta } from './propagation.js';
+import { loadOtelApi, type OtelApi } from './telemetry-api.js';
+
+export type TelemetrySide = 'client' | 'server';
+
+/** One request: its method and params (with `_meta`), as the SDK sends or dispatches it. */
+export interface MCPRequestShape {
+  method: string;
+  params?: Record<string, unknown> | undefined;
+}
+
+const INSTRUMENTATION = 'mastra-mcp';
+/** The API's no-op TracerProvider class, what the global proxy delegates to until an SDK registers. */
+let noopTracerProvider: unknown;
+/** The conventions' advice for both duration histograms. */
+const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+interface Instruments {
+  client: Histogram;
+  server: Histogram;
+  session: Histogram;
+}
+
+/** Ends a session's measurement (the error it ended with, if any). */
+type SessionEnd = (error?: unknown) => void;
+
+/** A session's duration from `start()` to `stop()`; a stop without a start records nothing. */
+export class SessionClock {
+  private end: SessionEnd | undefined;
+
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly connection: () => MCPAttributes,
+  ) {}
+
+  start(): void {
+    this.end = this.telemetry.session(this.connection);
+  }
+
+  stop(error?: unknown): void {
+    this.end?.(error);
+    this.end = undefined;
+  }
+}
+
+export class Telemetry {
+  readonly enabled: boolean;
+  private readonly capture: boolean;
+  private readonly maxContentBytes: number;
+  private tracerFor?: { provider: object; tracer: Tracer };
+  private metersFor?: { provider: object; instruments: Instruments | undefined };
+
+  constructor(
+    private readonly side: TelemetrySide,
+    private readonly options: MCPTelemetryOptions = {},
+  ) {
+    this.enabled = options.enabled !== false;
+    this.capture = options.captureContent === true;
+    this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
+    if (this.enabled) void loadOtelApi();
+  }
+
+  private api(): OtelApi | undefined {
+    return this.enabled ? loadOtelApi.loaded : undefined;
+  }
+
+  private tracer(api: OtelApi): Tracer {
+    const provider = this.options.tracerProvider ?? api.trace.getTracerProvider();
+    if (this.tracerFor?.provider !== provider) {
+      this.tracerFor = {
+        provider,
+        tracer: (provider as ReturnType<OtelApi['trace']['getTracerProvider']>).getTracer(INSTRUMENTATION),
+      };
+    }
+    return this.tracerFor.tracer;
+  }
+
+  /** The histograms, or undefined while the meter is the API's no-op one (no SDK registered). */
+  private instruments(api: OtelApi): Instruments | undefined {
+    const provider = this.options.meterProvider ?? api.metrics.getMeterProvider();
+    if (this.metersFor?.provider !== provider) {
+      const meter = (provider as ReturnType<OtelApi['metrics']['getMeterProvider']>).getMeter(
+        INSTRUMENTATION,
+      );
+      const noop = meter.constructor === api.createNoopMeter().constructor;
+      const histogram = (name: string, description: string) =>
+        meter.createHistogram(name, {
+          unit: 's',
+          description,
+          advice: { explicitBucketBoundaries: BUCKETS },
+        });
+      this.metersFor = {
+        provider,
+        instruments: noop
+          ? undefined
+          : {
+              client: histogram(
+                'mcp.client.operation.duration',
+                'Duration of an MCP request as its sender saw it',
+              ),
+              server: histogram(
+                'mcp.server.operation.duration',
+                'Duration of an MCP request as its receiver handled it',
+              ),
+              session: histogram(
+                `mcp.${this.side}.session.duration`,
+                `Duration of an MCP session as the ${this.side} saw it`,
+              ),
+            },
+      };
+    }
+    return this.metersFor.instruments;
+  }
+
+  /**
+   * Sends `request` in a CLIENT span parented on the active context, with that span's context in
+   * `params._meta`. `sentId` reads the JSON-RPC id once `send` has assigned it; a notification has none.
+   */
+  outbound<T>(
+    request: MCPRequestShape,
+    connection: () => MCPAttributes,
+    send: (request: MCPRequestShape) => Promise<T>,
+    sentId?: () => string | undefined,
+  ): Promise<T> {
+    const api = this.api();
+    if (!api) return send(request);
+    const parent = api.context.active();
+    const run = this.begin(api, 'client', request, connection, parent, undefined);
+    if (!run) return send(request);
+    const meta = {
+      ...(request.params?._meta as object | undefined),
+      ...injectedMeta(api, run.context, run.span),
+    };
+    // A list_changed notification without params stays bare: the SDK debounces only bare ones.
+    const bare = request.params === undefined && request.method.endsWith('/list_changed');
+    const sent = bare ? request : { ...request, params: { ...request.params, _meta: meta } };
+    const pending = api.context.with(run.context, () => send(sent));
+    const id = sentId?.();
+    if (id !== undefined) run.set('jsonrpc.request.id', id);
+    return run.settle(pending, false);
+  }
+
+  /**
+   * Handles `request` in a SERVER span whose parent is the context its `_meta` carries (linked to
+   * the ambient one, such as an HTTP server span, when that differs), with the span active. For a
+   * notification (no id) the span covers its dispatch; its handlers run under it.
+   */
+  inbound<T>(
+    request: MCPRequestShape & { id?: string | number },
+    connection: () => MCPAttributes,
+    handle: () => Promise<T>,
+  ): Promise<T> {
+    const api = this.api();
+    if (!api) return handle();
+    const ambient = api.context.active();
+    const parent = extractedContext(
+      api,
+      ambient,
+      request.params?._meta as Record<string, unknown> | undefined,
+    );
+    const run = this.begin(
+      api,
+      'server',
+      request,
+      connection,
+      parent,
+      parent === ambient ? undefined : ambient,
+    );
+    if (!run) return handle();
+    if (request.id !== undefined) run.set('jsonrpc.request.id', String(request.id));
+    return run.settle(
+      api.context.with(run.context, () => handle()),
+      true,
+    );
+  }
+
+  /** Starts measuring a session; undefined when nothing measures. */
+  session(connection: () => MCPAttributes): SessionEnd | undefined {
+    const api = this.api();
+    const histogram = api && this.instruments(api)?.session;
+    if (!histogram) return undefined;
+    const started = performance.now();
+    return (error) => {
+      const attributes = connection();
+      if (error !== undefined)
+        attributes['error.type'] = failureOf(error, { answeredAsInternal: false }).type;
+      histogram.record((performance.now() - started) / 1000, pick(attributes, SESSION_METRIC_ATTRIBUTES));
+    };
+  }
+
+  /** Whether a span could record: a provider given, or an SDK registered behind the API's global proxy. */
+  private tracing(api: OtelApi): boolean {
+    if (this.options.tracerProvider) return true;
+    const global = api.trace.getTracerProvider() as { getDelegate?: () => object };
+    noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate().constructor;
+    return global.getDelegate?.().constructor !== noopTracerProvider;
+  }
+
+  private begin(
+    api: OtelApi,
+    kind: TelemetrySide,
+    request: MCPRequestShape,
+    connection: () => MCPAttributes,
+    parent: Context,
+    ambient: Context | undefined,
+  ): Operation | undefined {
+    const histogram = this.instruments(api)?.[kind];
+    // No SDK: nothing to describe the request to.
+    if (!histogram && !this.tracing(api)) return undefined;
+    const { name, attributes } = describeRequest(request.method, request.params);
+    Object.assign(attributes, connection());
+    if (this.capture && request.method === 'tools/call') {
+      const captured = capturedJson(request.params?.arguments ?? {}, this.maxContentBytes);
+      if (captured !== undefined) attributes['gen_ai.tool.call.arguments'] = captured;
+    }
+    const linked = ambient && api.trace.getSpanContext(ambient);
+    const span = this.tracer(api).startSpan(
+      name,
+      {
+        kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER,
+        attributes,
+        ...(linked && api.trace.isSpanContextValid(linked) ? { links: [{ context: linked }] } : {}),
+      },
+      parent,
+    );
+    if (!span.isRecording() && !histogram) return undefined;
+    return new Operation(
+      api,
+      span,
+      api.trace.setSpan(parent, span),
+      attributes,
+      histogram,
+      this.capture ? this.maxContentBytes : 0,
+    );
+  }
+}
+
+/** One request in flight: its span, the attributes measured with it, and how it ends. */
+class Operation {
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly api: OtelApi,
+    readonly span: Span,
+    readonly context: Context,
+    private readonly attributes: MCPAttributes,
+    private readonly histogram: Histogram | undefined,
+    /** 0: results are not captured. */
+    private readonly captureBytes: number,
+  ) {}
+
+  set(name: AttributeName, value: string): void {
+    this.span.setAttribute(name, value);
+  }
+
+  /** Ends with `pending`; `served`: a plain error thrown here is answered as -32603. */
+  settle<T>(pending: Promise<T>, served: boolean): Promise<T> {
+    return pending.then(
+      (result) => {
+        const failure = failureInResult(result);
+        if (!failure && this.captureBytes > 0 && this.attributes['mcp.method.name'] === 'tools/call') {
+          const captured = capturedJson(result, this.captureBytes);
+          if (captured !== undefined) this.span.setAttribute('gen_ai.tool.call.result', captured);
+        }
+        this.end(failure);
+        return result;
+      },
+      (error: unknown) => {
+        this.end(failureOf(error, { answeredAsInternal: served }));
+        throw error;
+      },
+    );
+  }
+
+  private end(failure: Failure | undefined): void {
+    const { attributes, span } = this;
+    if (failure) {
+      attributes['error.type'] = failure.type;
+      if (failure.code !== undefined) attributes['rpc.response.status_code'] = failure.code;
+      span.setAttributes(attributes);
+      span.setStatus({
+        code: this.api.SpanStatusCode.ERROR,
+        ...(failure.message !== undefined ? { message: failure.message } : {}),
+      });
+    }
+    span.end();
+    this.histogram?.record(
+      (performance.now() - this.started) / 1000,
+      pick(attributes, OPERATION_METRIC_ATTRIBUTES),
+    );
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The telemetry registry and its pieces: every attribute MCPClient and MCPServer emit on a span or
+ * a measurement is one ATTRIBUTES lists (the MCP semantic conventions' or a documented extension)
+ * with the type it lists; content capture keeps to its byte cap; errors classify as the
+ * conventions say. Client and server are linked in memory (test/support/in-process.ts).
+ */
+import type { AttributeValue } from '@opentelemetry/api';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MCPServer } from '../../src/index.js';
+import { ATTRIBUTES, type AttributeName } from '../../src/shared/telemetry/attributes.js';
+import { capturedJson, describeRequest, failureOf } from '../../src/shared/telemetry/operation.js';
+import { fullConfig } from '../fixtures/tools.js';
+import { inProcessClient } from '../support/in-process.js';
+import { registerOtel } from '../support/otel.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+function expectRegistered(attributes: Record<string, AttributeValue | undefined>, where: string): void {
+  for (const [name, value] of Object.entries(attributes)) {
+    const spec = ATTRIBUTES[name as AttributeName];
+    expect(spec, `${where}: '${name}' is not in the registry`).toBeDefined();
+    if (spec.type === 'int') expect(Number.isInteger(value), `${where}: '${name}' is an int`).toBe(true);
+    else expect(typeof value, `${where}: '${name}' is a string`).toBe('string');
+  }
+}
+
+describe('the attribute registry', () => {
+  it('holds every attribute emitted on spans and measurements, with its type', async () => {
+    const otel = registerOtel();
+    cleanups.push(() => otel.unregister());
+    const server = new MCPServer(fullConfig({ telemetry: { captureContent: true } }));
+    cleanups.push(() => server.close());
+    const { mcp } = inProcessClient({ remote: { server } }, { telemetry: { captureContent: true } });
+    cleanups.push(() => mcp.disconnect());
+    const tools = await mcp.listTools();
+    await tools.remote_weatherTool?.execute?.({ location: 'Oslo' }, {} as never);
+    await tools.remote_failingTool?.execute?.({}, {} as never).catch(() => undefined);
+    await mcp.resources.read('remote', 'file://data/1.txt');
+    await mcp.resources.read('remote', 'file://nope').catch(() => undefined);
+    await mcp.prompts.get({ serverName: 'remote', name: 'analyze-code', args: { code: 'x' } });
+    await mcp.disconnect();
+    const spans = otel.spans();
+    expect(spans.length).toBeGreaterThan(8);
+    for (const span of spans) expectRegistered(span.attributes, `span '${span.name}'`);
+    const emitted = new Set(spans.flatMap((span) => Object.keys(span.attributes)));
+    for (const name of [
+      'gen_ai.tool.call.arguments',
+      'gen_ai.tool.call.result',
+      'error.type',
+      'rpc.response.status_code',
+    ])
+      expect(emitted).toContain(name);
+    for (const metric of [
+      'mcp.client.operation.duration',
+      'mcp.server.operation.duration',
+      'mcp.client.session.duration',
+    ]) {
+      const points = await otel.histogram(metric);
+      expect(points.length, metric).toBeGreaterThan(0);
+      for (const point of points)
+        expectRegistered(point.attributes as Record<string, AttributeValue>, metric);
+    }
+  });
+
+  it('lists only the conventions’ names, and our extension under mastra.*', () => {
+    for (const [name, spec] of Object.entries(ATTRIBUTES)) {
+      if (spec.source === 'extension') expect(name).toMatch(/^mastra\./);
+      else expect(name).toMatch(/^(mcp|gen_ai|jsonrpc|rpc|error|network|server|client)\./);
+    }
+  });
+});
+
+describe('what a request says of itself', () => {
+  it('names spans by method and tool or prompt, never by resource URI', () => {
+    expect(describeRequest('tools/call', { name: 'get-weather' }).name).toBe('tools/call get-weather');
+    expect(describeRequest('prompts/get', { name: 'analyze-code' }).name).toBe('prompts/get analyze-code');
+    const read = describeRequest('resources/read', { uri: 'file:///a' });
+    expect(read).toEqual({
+      name: 'resources/read',
+      attributes: { 'mcp.method.name': 'resources/read', 'mcp.resource.uri': 'file:///a' },
+    });
+  });
+
+  it('classifies errors: a JSON-RPC code, a timeout, a handler’s plain error as -32603, else _OTHER', () => {
+    expect(failureOf({ code: -32602, message: 'bad' }, { answeredAsInternal: false })).toEqual({
+      type: '-32602',
+      code: '-32602',
+      message: 'bad',
+    });
+    expect(failureOf({ code: 'REQUEST_TIMEOUT' }, { answeredAsInternal: false }).type).toBe('timeout');
+    expect(failureOf(new Error('boom'), { answeredAsInternal: true }).type).toBe('-32603');
+    expect(failureOf(new Error('boom'), { answeredAsInternal: false }).type).toBe('_OTHER');
+  });
+
+  it('captures JSON within the byte cap, cut on a character boundary', () => {
+    expect(capturedJson({ a: 1 }, 100)).toBe('{"a":1}');
+    const cut = capturedJson({ text: 'ééééééééééééééé' }, 16) as string;
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(16);
+    expect(cut).toMatch(/^\{"text":"é*…$/);
+    expect(capturedJson(() => 1, 100)).toBeUndefined();
+  });
+});
