@@ -339,22 +339,41 @@ handlers['json-schema-2020-12-preservation'] = (run) =>
   });
 
 /**
- * `sep-2640-*` (skills extension): MCPClient implements no skills API (`skills/list`, skill loading
- * and verification), so this does what an MCPClient application does on such a server, connect and
- * list tools and resources, and the scenarios find nothing to check (they report SKIPPED).
+ * `sep-2640-client-no-prefetch` (skills extension): list the server's skills through `mcp.skills`
+ * and load none; listing must retrieve no skill file.
+ */
+handlers['sep-2640-client-no-prefetch'] = (run) =>
+  withClient(run, {}, async (mcp) => {
+    const { skills, errors } = await mcp.skills.listWithErrors();
+    if (errors[SERVER]) throw new Error(`listing skills failed: ${errors[SERVER]}`);
+    log(`skills: ${(skills[SERVER] ?? []).map((entry) => entry.uri).join(', ') || '(none)'}`);
+  });
+
+/**
+ * `sep-2640-client-verify-digest`, `-size`, `-frontmatter`: load the listed skill as a host does
+ * (read its SKILL.md), then its reference. The server serves a SKILL.md that fails the named
+ * check, so `skills.read()` must refuse it and the reference must never be asked for; a refusal
+ * is the expected outcome (exit 0), a SKILL.md accepted is a failure.
  */
 for (const scenario of [
-  'sep-2640-client-no-prefetch',
   'sep-2640-client-verify-digest',
   'sep-2640-client-verify-size',
   'sep-2640-client-verify-frontmatter',
 ]) {
   handlers[scenario] = (run) =>
     withClient(run, {}, async (mcp) => {
-      await toolsOf(mcp);
-      const { resources, errors } = await mcp.resources.listWithErrors();
-      if (errors[SERVER]) throw new Error(`listing resources failed: ${errors[SERVER]}`);
-      log(`resources: ${(resources[SERVER] ?? []).map((resource) => resource.uri).join(', ') || '(none)'}`);
+      const entry = (await mcp.skills.list())[SERVER]?.[0];
+      if (!entry) throw new Error('the server listed no skill');
+      const refusal = await mcp.skills.read(SERVER, entry.uri).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      if (!refusal) {
+        const files = Array.isArray(entry.skill.resources) ? entry.skill.resources : [];
+        for (const file of files) await mcp.skills.read(SERVER, file.uri);
+        throw new Error(`${entry.uri} was accepted although the server altered it`);
+      }
+      log(`refused as it should be: ${refusal.message}`);
     });
 }
 

@@ -11,10 +11,16 @@ import type { MastraError } from '@mastra/core/error';
 import { createSkill } from '@mastra/core/skills';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { generatedReports } from '../../examples/docs/skills/generated-source.js';
-import { MCPErrorCode, MCPServer, type MCPServerConfig } from '../../src/index.js';
-import { CHECKLIST, REFUNDS_FILES, reviewSkill, writeSkillFiles } from '../fixtures/skills.js';
+import { MCPErrorCode, type MCPServerConfig } from '../../src/index.js';
+import {
+  CHECKLIST,
+  REFUNDS_FILES,
+  reviewSkill,
+  skillsServerOverHttp,
+  writeSkillFiles,
+} from '../fixtures/skills.js';
 import { recordedHttp, scriptedModel, skillsClient, skillsStdio } from '../fixtures/skills-client.js';
-import { type Era, serveHttp } from '../helpers.js';
+import type { Era } from '../helpers.js';
 import { rejectionOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -27,13 +33,8 @@ afterEach(async () => {
 });
 
 async function httpServer(skills: MCPServerConfig['skills'] = [reviewSkill, folder]) {
-  const server = new MCPServer({ name: 'skills', version: '1.0.0', tools: {}, skills });
+  const { server, http } = await skillsServerOverHttp({ skills }, cleanups);
   await server.skills.ready();
-  const http = await serveHttp(server);
-  cleanups.push(
-    () => server.close(),
-    () => http.close(),
-  );
   return http.mcpUrl;
 }
 

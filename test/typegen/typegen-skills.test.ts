@@ -6,12 +6,11 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { MCPServer } from '../../src/index.js';
+import type { MCPServerConfig } from '../../src/index.js';
 import { discover } from '../../src/typegen/discover.js';
 import { renderModule } from '../../src/typegen/render.js';
-import { REFUNDS_FILES, reviewSkill, writeSkillFiles } from '../fixtures/skills.js';
+import { REFUNDS_FILES, reviewSkill, skillsServerOverHttp, writeSkillFiles } from '../fixtures/skills.js';
 import { skillsClient } from '../fixtures/skills-client.js';
-import { serveHttp } from '../helpers.js';
 
 const folder = writeSkillFiles(REFUNDS_FILES);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -20,14 +19,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function served(config: ConstructorParameters<typeof MCPServer>[0]) {
-  const server = new MCPServer(config);
+async function served(config: Partial<MCPServerConfig>) {
+  const { server, http } = await skillsServerOverHttp(config, cleanups);
   await server.skills.ready();
-  const http = await serveHttp(server);
-  cleanups.push(
-    () => server.close(),
-    () => http.close(),
-  );
   return http.mcpUrl;
 }
 
