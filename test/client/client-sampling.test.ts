@@ -6,11 +6,8 @@
  * Agent and by a bare model (both mock models), behind the approval hook and the concurrency bound.
  */
 
-import http from 'node:http';
 import type { LanguageModelV2CallOptions } from '@ai-sdk/provider';
 import { Agent } from '@mastra/core/agent';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MockLanguageModelV2 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type {
@@ -23,24 +20,15 @@ import { pidRecorder, run } from '../fixtures/client-harness.js';
 import { createAskingServer } from '../fixtures/sdk-asking-server.js';
 import { serveSdkTaskServer } from '../fixtures/sdk-task-server.js';
 import { serveV1AskingServer } from '../fixtures/sdk-v1-asking-server.js';
-import { listenLocal } from '../support/net.js';
 import { rejectionOf } from '../support/results.js';
+import { serveSdkOverHttp } from '../support/sdk-http.js';
 
 const { client: clientWith, askingStdio, cleanups, children } = askingHarness('sampling');
 const client = (servers: Record<string, MastraMCPServerDefinition>, sampling?: MCPClientSamplingOption) =>
   clientWith(servers, { sampling });
 
 /** The v2 asking server behind `createMcpHandler` (2026-07-28 over HTTP). */
-async function askingHttp(): Promise<URL> {
-  const handler = createMcpHandler(() => createAskingServer());
-  const node = toNodeHandler(handler);
-  const listener = await listenLocal(http.createServer((req, res) => void node(req, res)));
-  cleanups.push(async () => {
-    await handler.close();
-    await listener.close();
-  });
-  return new URL(`${listener.url}/mcp`);
-}
+const askingHttp = () => serveSdkOverHttp(() => createAskingServer(), cleanups);
 
 /** A mock model answering `text` with `finishReason`, keeping every call's options. */
 function recordingModel(text: string, finishReason: 'stop' | 'length' = 'stop') {

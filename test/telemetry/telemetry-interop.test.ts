@@ -4,11 +4,9 @@
  * client and server: a trace a plain SDK client propagates in `_meta` continues in MCPServer, and a
  * plain SDK McpServer reads MCPClient's `traceparent`.
  */
-import http from 'node:http';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -16,8 +14,8 @@ import { toolCallingModel } from '../../examples/mock-model.js';
 import { MCPClient, MCPServer } from '../../src/index.js';
 import { CALLER, CALLER_TRACEPARENT, linksOf, servedTraced } from '../fixtures/traced.js';
 import { connectHttp, serveHttp } from '../helpers.js';
-import { listenLocal } from '../support/net.js';
 import { registeredEachTest, spanNamed } from '../support/otel.js';
+import { serveSdkOverHttp } from '../support/sdk-http.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 const current = registeredEachTest();
@@ -135,20 +133,15 @@ describe('interoperability with the SDK’s own client and server', () => {
 
   it('an SDK McpServer reading _meta.traceparent sees MCPClient’s CLIENT span', async () => {
     const seen: unknown[] = [];
-    const handler = createMcpHandler(() => {
+    const url = await serveSdkOverHttp(() => {
       const sdkServer = new McpServer({ name: 'plain', version: '1.0.0' });
       sdkServer.registerTool('whoCalls', { inputSchema: z.object({}) }, async (_args, ctx) => {
         seen.push(ctx.mcpReq._meta?.traceparent);
         return { content: [{ type: 'text', text: 'ok' }] };
       });
       return sdkServer;
-    });
-    const listener = await listenLocal(http.createServer(toNodeHandler(handler)));
-    cleanups.push(
-      () => handler.close(),
-      () => listener.close(),
-    );
-    const client = mcpClient(new URL(`${listener.url}/mcp`));
+    }, cleanups);
+    const client = mcpClient(url);
     const tools = await client.listTools();
     await tools.remote_whoCalls?.execute?.({}, {} as never);
     const clientSpan = spanNamed(current().spans(), 'tools/call whoCalls', SpanKind.CLIENT);
