@@ -9,20 +9,26 @@ import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
 
 interface Peer {
-  address: string;
+  address: string | undefined;
   port: number | undefined;
+  httpVersion: string;
 }
 
 const MODERN_REVISION = '2026-07-28';
 
 const peers = new WeakMap<Request, Peer>();
 
-/** Records who sent `request` (its socket's remote end), for the spans of the requests it carries. */
+/** Records who sent `request` (its socket's remote end) and over which HTTP version, for its spans. */
 export function rememberPeer(
   request: Request,
-  socket: { remoteAddress?: string; remotePort?: number } | undefined,
+  incoming: { httpVersion: string; socket?: { remoteAddress?: string; remotePort?: number } | null },
 ): void {
-  if (socket?.remoteAddress) peers.set(request, { address: socket.remoteAddress, port: socket.remotePort });
+  const socket = incoming.socket ?? undefined;
+  peers.set(request, {
+    address: socket?.remoteAddress,
+    port: socket?.remotePort,
+    httpVersion: incoming.httpVersion,
+  });
 }
 
 /** How the instance is reached: `pipe` once it serves stdio, else TCP when a request came over HTTP. */
@@ -46,10 +52,14 @@ export function servedAttributes(server: Server, link: InstanceLink, ctx?: Serve
   }
   const request = ctx?.http?.req;
   if (request || sessionId) attributes['network.transport'] = 'tcp';
+  if (request) attributes['network.protocol.name'] = 'http';
   const peer = request && peers.get(request);
   if (peer) {
-    attributes['client.address'] = peer.address;
-    if (peer.port !== undefined) attributes['client.port'] = peer.port;
+    attributes['network.protocol.version'] = peer.httpVersion;
+    if (peer.address) {
+      attributes['client.address'] = peer.address;
+      if (peer.port !== undefined) attributes['client.port'] = peer.port;
+    }
   }
   return attributes;
 }

@@ -117,6 +117,13 @@ describe('OpenTelemetry on every transport', () => {
       });
       expect(clientSpan.attributes['server.address']).toBeUndefined();
       expect(clientSpan.attributes['mcp.session.id']).toBeUndefined();
+      // A pinned revision is probed over the connection's own pipe (MCPClient's transport probes in place).
+      const probes = otel.spans().filter((span) => span.name === 'server/discover');
+      if (protocolVersion === 'legacy') expect(probes).toEqual([]);
+      else
+        expect(probes.map((span) => [span.kind, span.attributes['network.transport']])).toEqual([
+          [SpanKind.CLIENT, 'pipe'],
+        ]);
       await client.disconnect();
       const sessions = await otel.histogram('mcp.client.session.duration');
       expect(sessions).toHaveLength(1);

@@ -4,11 +4,15 @@
  * with the type it lists; content capture keeps to its byte cap; errors classify as the
  * conventions say. Client and server are linked in memory (test/support/in-process.ts).
  */
-import type { AttributeValue } from '@opentelemetry/api';
+import { Client } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
+import { type AttributeValue, SpanKind } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPServer } from '../../src/index.js';
 import { ATTRIBUTES, type AttributeName } from '../../src/shared/telemetry/attributes.js';
 import { capturedJson, describeRequest, failureOf } from '../../src/shared/telemetry/operation.js';
+import { hasSendFunnels } from '../../src/shared/telemetry/sdk-hooks.js';
+import { CONVENTIONS } from '../fixtures/semconv-mcp.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { inProcessClient } from '../support/in-process.js';
 import { registerOtel } from '../support/otel.js';
@@ -18,10 +22,21 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-function expectRegistered(attributes: Record<string, AttributeValue | undefined>, where: string): void {
+/**
+ * Each attribute is one the conventions give `signal` (a span kind or a histogram), with their
+ * type, or our documented extension; and it is in the registry with the same type.
+ */
+function expectConventional(
+  attributes: Record<string, AttributeValue | undefined>,
+  signal: string,
+  where: string,
+): void {
+  const table = CONVENTIONS[signal] ?? {};
   for (const [name, value] of Object.entries(attributes)) {
     const spec = ATTRIBUTES[name as AttributeName];
     expect(spec, `${where}: '${name}' is not in the registry`).toBeDefined();
+    if (spec.source === 'convention')
+      expect(table[name], `${where}: the conventions give ${signal} no '${name}'`).toBeDefined();
     if (spec.type === 'int') expect(Number.isInteger(value), `${where}: '${name}' is an int`).toBe(true);
     else expect(typeof value, `${where}: '${name}' is a string`).toBe('string');
   }
@@ -44,7 +59,10 @@ describe('the attribute registry', () => {
     await mcp.disconnect();
     const spans = otel.spans();
     expect(spans.length).toBeGreaterThan(8);
-    for (const span of spans) expectRegistered(span.attributes, `span '${span.name}'`);
+    for (const span of spans) {
+      const signal = span.kind === SpanKind.CLIENT ? 'mcp.client' : 'mcp.server';
+      expectConventional(span.attributes, signal, `span '${span.name}'`);
+    }
     const emitted = new Set(spans.flatMap((span) => Object.keys(span.attributes)));
     for (const name of [
       'gen_ai.tool.call.arguments',
@@ -61,15 +79,27 @@ describe('the attribute registry', () => {
       const points = await otel.histogram(metric);
       expect(points.length, metric).toBeGreaterThan(0);
       for (const point of points)
-        expectRegistered(point.attributes as Record<string, AttributeValue>, metric);
+        expectConventional(point.attributes as Record<string, AttributeValue>, metric, metric);
     }
   });
 
-  it('lists only the conventions’ names, and our extension under mastra.*', () => {
+  it('lists the conventions’ attributes with the conventions’ types, and our extension under mastra.*', () => {
+    const tables = Object.values(CONVENTIONS);
     for (const [name, spec] of Object.entries(ATTRIBUTES)) {
-      if (spec.source === 'extension') expect(name).toMatch(/^mastra\./);
-      else expect(name).toMatch(/^(mcp|gen_ai|jsonrpc|rpc|error|network|server|client)\./);
+      if (spec.source === 'extension') {
+        expect(name).toMatch(/^mastra\./);
+        continue;
+      }
+      const types = new Set(tables.map((table) => table[name]).filter((type) => type !== undefined));
+      expect([...types], `'${name}' in the conventions`).toHaveLength(1);
+      const [type] = types;
+      expect(type === 'any' ? 'string' : type, `'${name}' recorded as its conventional type`).toBe(spec.type);
     }
+  });
+
+  it('finds the SDK members sends are traced through (an SDK upgrade that renames them fails here)', () => {
+    expect(hasSendFunnels(new Client({ name: 'c', version: '1' }))).toBe(true);
+    expect(hasSendFunnels(new Server({ name: 's', version: '1' }))).toBe(true);
   });
 });
 

@@ -30,7 +30,7 @@ export function bodylessRequest(target: RequestTarget, req: IncomingMessage, res
     if (!res.writableFinished) controller.abort();
   });
   const request = new Request(target.href, { method: target.method, headers, signal: controller.signal });
-  rememberPeer(request, req.socket);
+  rememberPeer(request, req);
   return request;
 }
 

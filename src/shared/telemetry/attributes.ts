@@ -29,6 +29,8 @@ export const ATTRIBUTES = {
   'rpc.response.status_code': convention('string'),
   'error.type': convention('string'),
   'network.transport': convention('string'),
+  'network.protocol.name': convention('string'),
+  'network.protocol.version': convention('string'),
   'server.address': convention('string'),
   'server.port': convention('int'),
   'client.address': convention('string'),
@@ -54,6 +56,8 @@ export const OPERATION_METRIC_ATTRIBUTES: readonly AttributeName[] = [
   'gen_ai.operation.name',
   'mcp.protocol.version',
   'network.transport',
+  'network.protocol.name',
+  'network.protocol.version',
   'server.address',
   'server.port',
 ];
@@ -63,6 +67,8 @@ export const SESSION_METRIC_ATTRIBUTES: readonly AttributeName[] = [
   'error.type',
   'mcp.protocol.version',
   'network.transport',
+  'network.protocol.name',
+  'network.protocol.version',
   'server.address',
   'server.port',
 ];

@@ -10,7 +10,12 @@ type Params = Record<string, unknown> | undefined;
 const nameIn = (params: Params): string | undefined =>
   typeof params?.name === 'string' ? params.name : undefined;
 
-const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+const RESOURCE_METHODS = new Set([
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/resources/updated',
+]);
 
 /** The span name and the attributes a request's method and params give. */
 export function describeRequest(method: string, params: Params): { name: string; attributes: MCPAttributes } {
