@@ -1,8 +1,9 @@
 /**
  * `server.fetch` on Deno (the npm package `deno`): `Deno.serve(options, server.fetch)` run with
- * the network permission alone, as docs/runtimes.md runs it. The fixtures run as they are
- * (`--sloppy-imports` maps their `.js` specifiers to the `.ts` files), with an import map that
- * swaps their import of the sources for the built package's entry point, peer check and all.
+ * the network permission (and OTEL_* for the fixture's OpenTelemetry SDK), as docs/runtimes.md
+ * runs it. The fixtures run as they are (`--sloppy-imports` maps their `.js` specifiers to the
+ * `.ts` files), with an import map that swaps their import of the sources for the built package's
+ * entry point, peer check and all.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ describeRuntime('deno', deno !== undefined, async () => {
     [
       'run',
       '--allow-net=127.0.0.1',
+      // For the OpenTelemetry SDK the fixture uses, which reads its OTEL_* settings; the package reads none.
+      '--allow-env=OTEL_*',
       `--import-map=${importMap}`,
       '--sloppy-imports',
       'test/runtimes/fixtures/deno-server.ts',

@@ -5,13 +5,14 @@
  * `beforeAll` and shared by its tests. Also how to find each runtime's binary and start a process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, type Era } from '../helpers.js';
-import { CORS_ORIGIN } from './fixtures/fetch-server.js';
+import { CORS_ORIGIN, type ReportedSpan } from './fixtures/fetch-server.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
@@ -104,7 +105,11 @@ export function describeRuntime(runtime: string, available: boolean, start: () =
       const client = await connectHttp(served.url, era);
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
-        expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['count', 'greet']);
+        expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+          'count',
+          'greet',
+          'spans',
+        ]);
         const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
         expect(result.content).toEqual([{ type: 'text', text: `Hello Ada from ${runtime}` }]);
       } finally {
@@ -126,6 +131,38 @@ export function describeRuntime(runtime: string, available: boolean, start: () =
           counted: 3,
         });
         expect(seen).toEqual([1, 2, 3]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('continues the caller’s trace in its OpenTelemetry SERVER span', async () => {
+      const client = await connectHttp(served.url, 'modern');
+      try {
+        const traceId = randomBytes(16).toString('hex');
+        const parentSpanId = randomBytes(8).toString('hex');
+        await client.callTool({
+          name: 'greet',
+          arguments: { name: 'Ada' },
+          _meta: { traceparent: `00-${traceId}-${parentSpanId}-01` },
+        });
+        const report = await client.callTool({ name: 'spans', arguments: {} });
+        const [text] = report.content as Array<{ text: string }>;
+        const { spans } = JSON.parse(text?.text ?? '{}') as { spans: ReportedSpan[] };
+        expect(spans.filter((span) => span.traceId === traceId)).toEqual([
+          {
+            name: 'tools/call greet',
+            traceId,
+            parentSpanId,
+            attributes: expect.objectContaining({
+              'mcp.method.name': 'tools/call',
+              'gen_ai.tool.name': 'greet',
+              'mcp.protocol.version': '2026-07-28',
+              'network.transport': 'tcp',
+              'network.protocol.name': 'http',
+            }),
+          },
+        ]);
       } finally {
         await client.close();
       }

@@ -35,6 +35,8 @@ describeRuntime('workerd', hasPackage('miniflare'), async () => {
     format: 'esm',
     platform: 'node',
     conditions: ['worker', 'browser'],
+    // The browser builds of dependencies that have one (the OpenTelemetry SDK's), as Worker bundlers pick.
+    mainFields: ['browser', 'module', 'main'],
     outfile,
     logLevel: 'silent',
     plugins: [builtEntry(built.dir)],
