@@ -45,8 +45,20 @@ export function servedAttributes(server: Server, link: InstanceLink, ctx?: Serve
     return attributes;
   }
   const request = ctx?.http?.req;
-  if (request || sessionId) attributes['network.transport'] = 'tcp';
-  const peer = request && peers.get(request);
+  if (request) return requestAttributes(request, attributes['mcp.protocol.version'], attributes);
+  if (sessionId) attributes['network.transport'] = 'tcp';
+  return attributes;
+}
+
+/** The attributes of an HTTP request at `version`: TCP, and its peer's address when known. */
+export function requestAttributes(
+  request: Request,
+  version: string | undefined,
+  attributes: MCPAttributes = {},
+): MCPAttributes {
+  if (version) attributes['mcp.protocol.version'] = version;
+  attributes['network.transport'] = 'tcp';
+  const peer = peers.get(request);
   if (peer) {
     attributes['client.address'] = peer.address;
     if (peer.port !== undefined) attributes['client.port'] = peer.port;
