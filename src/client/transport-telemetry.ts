@@ -17,12 +17,12 @@ import {
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
 import type { SendState } from '../shared/telemetry/sdk-hooks.js';
 import type { Telemetry } from '../shared/telemetry/telemetry.js';
+import { interceptIncoming } from './transport/intercept.js';
 
 const LISTEN = 'subscriptions/listen';
 const CANCELLED = 'notifications/cancelled';
 
 type Send = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
-type Receive = NonNullable<Transport['onmessage']>;
 
 interface Answer {
   resolve(result: unknown): void;
@@ -43,34 +43,15 @@ export class TransportTap {
     private readonly funnels: SendState,
   ) {}
 
-  /** Taps `transport`'s `send` and `onmessage` (own properties of this instance). */
+  /** Taps `transport`'s `send` and what reaches its `onmessage` (own properties of this instance). */
   attach(transport: Transport): void {
     if (!this.telemetry.enabled) return;
     const send: Send = transport.send.bind(transport);
     transport.send = (message, options) => this.send(message, options, send);
-    // Whoever sets `onmessage` (the probe window, then the Client) gets the answers observed first.
-    let handler = transport.onmessage;
-    let observed: { handler: Receive; wrapper: Receive } | undefined;
-    Object.defineProperty(transport, 'onmessage', {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        if (!handler) return undefined;
-        if (observed?.handler !== handler) {
-          const current = handler;
-          observed = {
-            handler: current,
-            wrapper: (message, extra) => {
-              this.answered(message);
-              current(message, extra);
-            },
-          };
-        }
-        return observed.wrapper;
-      },
-      set: (next: Transport['onmessage']) => {
-        handler = next;
-      },
+    // Answers are observed after the screens installed before (the task-result guard's turned result).
+    interceptIncoming(transport, (message) => {
+      this.answered(message);
+      return message;
     });
   }
 

@@ -28,7 +28,6 @@ import {
 import {
   ProtocolError,
   ProtocolErrorCode,
-  type Server,
   type ServerCapabilities,
   type ServerContext,
   TRACEPARENT_META_KEY,
@@ -40,9 +39,9 @@ import { MCPErrorCode, mcpError } from '../errors.js';
 import {
   Connections,
   type ErrorReporting,
-  ErrorShapingServer,
   errorResult,
   forwardedTraceContext,
+  type InstanceProfile,
   loadTrackedStdio,
   MCP_APPS_EXTENSION_ID,
   mcpRequestContext,
@@ -51,10 +50,12 @@ import {
   requestExtra,
   type StdioServing,
   StreamableHttpEndpoint,
+  TelemetryServer,
   type ToolAuthorization,
   type TracedHost,
   traced,
 } from '../server/hosting.js';
+import { Telemetry } from '../shared/telemetry/telemetry.js';
 import { addSpanLink, repliedSpan } from '../shared/trace-context.js';
 
 /** The proxy's id, name/version and Mastra instance (for the request spans), and its upstream. */
@@ -100,15 +101,23 @@ function gatewayResult(result: CallToolResult, trace: RequestTrace): CallToolRes
   return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
-export function createGatewayServer(upstream: GatewayUpstream, reporting: ErrorReporting): Server {
+export function createGatewayServer(
+  upstream: GatewayUpstream,
+  reporting: ErrorReporting,
+  telemetry: Telemetry,
+  session: boolean,
+): TelemetryServer {
   const { connection } = upstream;
-  const server = new ErrorShapingServer(
+  // Its SERVER spans parent the upstream CLIENT spans: one trace from the caller to the server.
+  const server = new TelemetryServer(
     upstream.info,
     {
       capabilities: gatewayCapabilities(upstream.capabilities),
       ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
     },
     reporting,
+    telemetry,
+    session,
   );
 
   /** One upstream request; a failure keeps its JSON-RPC code and names the server. */
@@ -237,6 +246,8 @@ export class ProxyGateway {
   private stdio: StdioServing | undefined;
   private readonly forwarders: Array<[Set<() => void>, () => void]> = [];
   private listening: Promise<void> | undefined;
+  /** On by default as MCPServer's, when an OpenTelemetry SDK is registered. */
+  private readonly telemetry = new Telemetry('server');
 
   constructor(
     private readonly upstream: GatewayUpstream,
@@ -245,10 +256,11 @@ export class ProxyGateway {
   ) {
     this.connections = new Connections(logger);
     this.http = new StreamableHttpEndpoint({
-      createInstance: () => this.instance(),
+      createInstance: (profile) => this.instance(profile),
       connections: this.connections,
       onerror: (error) => this.logger().error(`${this.label()}: ${error.message}`),
       toolInputSchema: (tool) => upstream.inputSchemaOf(tool),
+      telemetry: this.telemetry,
     });
     const { handlers } = upstream.connection;
     const { tools, resources, prompts } = upstream.capabilities;
@@ -260,13 +272,25 @@ export class ProxyGateway {
   }
 
   /** Gateway instances hold no state of their own: one per request, session or stdio peer. */
-  private instance() {
+  private instance(profile: InstanceProfile) {
     // A proxy has no redactErrors option: upstream errors are the upstream's to word.
     const reporting = {
       redact: false,
       log: (message: string) => this.logger().error(`${this.label()}: ${message}`),
     };
-    return { server: createGatewayServer(this.upstream, reporting), subscriptions: new Set<string>() };
+    const server = createGatewayServer(
+      this.upstream,
+      reporting,
+      this.telemetry,
+      profile.serves === 'session',
+    );
+    return {
+      server,
+      subscriptions: new Set<string>(),
+      servesStdio: () => {
+        server.link.overStdio = true;
+      },
+    };
   }
 
   /**
@@ -298,7 +322,7 @@ export class ProxyGateway {
     }
     await this.listen();
     this.stdio = serveTrackedStdio(
-      () => this.instance(),
+      (profile) => this.instance(profile),
       this.connections,
       (error) => this.logger().error(`${this.label()} (stdio): ${error.message}`),
     );

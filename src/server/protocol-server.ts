@@ -8,14 +8,11 @@
 import type { IMastraLogger } from '@mastra/core/logger';
 import {
   type CallToolResult,
-  type Implementation,
   type InputRequiredResult,
   isInputRequiredResult,
-  type JSONRPCNotification,
   type JSONRPCRequest,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
-  type MessageExtraInfo,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -23,14 +20,11 @@ import {
   type Server,
   type ServerCapabilities,
   type ServerContext,
-  type ServerOptions,
   type Tool,
-  type Transport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
-import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
-import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
+import type { Telemetry } from '../shared/telemetry/telemetry.js';
 import type { ToolAuthorization } from './auth/fga.js';
 import { boundedLogLine } from './error-echo.js';
 import type { EventsService } from './events/service.js';
@@ -39,15 +33,8 @@ import { quoted } from './issues.js';
 import type { ResolvedLimits } from './limits.js';
 import type { PromptHandlers } from './prompts.js';
 import type { ToolRegistry } from './registry.js';
-import {
-  type ErrorReporting,
-  ErrorShapingServer,
-  failureMessage,
-  protocolErrorIn,
-  requestParams,
-} from './request-errors.js';
+import { type ErrorReporting, failureMessage, protocolErrorIn, requestParams } from './request-errors.js';
 import { callerElicits, serveAsking } from './request-input.js';
-import { type InstanceLink, servedAttributes } from './request-telemetry.js';
 import type { ResourceHandlers } from './resources.js';
 import { attachSkills } from './skills/handlers.js';
 import type { SkillsService } from './skills/service.js';
@@ -55,6 +42,7 @@ import { isStillWorking, type SuspendedCalls } from './suspended-calls.js';
 import type { TasksService } from './tasks/service.js';
 import type { TaskWork } from './tasks/task-run.js';
 import type { MCPTaskSupport } from './tasks/types.js';
+import { TelemetryServer } from './telemetry-server.js';
 import {
   handedOverToolContext,
   mcpRequestContext,
@@ -111,48 +99,13 @@ export interface ProtocolInstance {
 }
 
 /**
- * MCPServer's SDK `Server`: errors shaped (ErrorShapingServer), and the latest log level a
+ * MCPServer's SDK `Server`: errors shaped and traced (TelemetryServer), and the latest log level a
  * 2026-07-28 request named (`_meta` `io.modelcontextprotocol/logLevel`, checked by the SDK before
  * any handler) kept. A 2026-07-28 stdio connection has one instance whose one channel carries
  * every answer, so that level is the one `sendLoggingMessage()` honours there.
  */
-class InstanceServer extends ErrorShapingServer {
+class InstanceServer extends TelemetryServer {
   requestedLogLevel: LoggingLevel | undefined;
-  readonly link: InstanceLink = { overStdio: false };
-  private readonly clock: SessionClock;
-
-  constructor(
-    info: Implementation,
-    options: ServerOptions,
-    reporting: ErrorReporting,
-    private readonly telemetry: Telemetry,
-    /** A 2025 session: its duration is measured from connect to close (so is a stdio connection's). */
-    private readonly session: boolean,
-  ) {
-    super(info, options, reporting);
-    const attributes = () => servedAttributes(this, this.link);
-    this.clock = new SessionClock(telemetry, attributes);
-    instrumentSends(this, telemetry, attributes);
-  }
-
-  override async connect(transport: Transport): Promise<void> {
-    await super.connect(transport);
-    if (this.session || this.link.overStdio) this.clock.start();
-  }
-
-  protected override _onclose(): void {
-    this.clock?.stop();
-    super._onclose();
-  }
-
-  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
-    receivedNotification(
-      this.telemetry,
-      notification,
-      () => servedAttributes(this, this.link),
-      () => super._onnotification(notification, extra),
-    );
-  }
 
   protected override _wrapHandler(
     method: string,
@@ -163,14 +116,7 @@ class InstanceServer extends ErrorShapingServer {
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       const level = envelope?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
       if (level !== undefined) this.requestedLogLevel = level;
-      // The SDK's constructor registers handlers before `telemetry` is set: read it per request.
-      return this.telemetry
-        ? this.telemetry.inbound(
-            request,
-            () => servedAttributes(this, this.link, ctx),
-            () => wrapped(request, ctx),
-          )
-        : wrapped(request, ctx);
+      return wrapped(request, ctx);
     };
   }
 }

@@ -51,9 +51,21 @@ export function servedAttributes(server: Server, link: InstanceLink, ctx?: Serve
     return attributes;
   }
   const request = ctx?.http?.req;
-  if (request || sessionId) attributes['network.transport'] = 'tcp';
-  if (request) attributes['network.protocol.name'] = 'http';
-  const peer = request && peers.get(request);
+  if (request) return requestAttributes(request, attributes['mcp.protocol.version'], attributes);
+  if (sessionId) attributes['network.transport'] = 'tcp';
+  return attributes;
+}
+
+/** The attributes of an HTTP request at `version`: TCP, and its peer's address when known. */
+export function requestAttributes(
+  request: Request,
+  version: string | undefined,
+  attributes: MCPAttributes = {},
+): MCPAttributes {
+  if (version) attributes['mcp.protocol.version'] = version;
+  attributes['network.transport'] = 'tcp';
+  attributes['network.protocol.name'] = 'http';
+  const peer = peers.get(request);
   if (peer) {
     attributes['network.protocol.version'] = peer.httpVersion;
     if (peer.address) {

@@ -253,6 +253,7 @@ export class MCPServerCore extends MCPServerBase {
       ...(requestState.shared ? { instanceId: requestState.instanceId } : {}),
       ...(this.tasksService.enabled ? { tasks: this.tasksService } : {}),
       toolInputSchema: (name) => this.registry.get(name)?.definition.inputSchema,
+      telemetry: this.host.telemetry,
     });
     this.sse = new SseEndpoint(() => this.createInstance(SESSION), this.connections, onerror, this.limits);
     this.httpConfig = config.http;

@@ -3,7 +3,7 @@
  * an in-memory exporter, metrics to a reader collected on demand, AsyncLocalStorage as the context
  * manager. `unregister()` puts the API back to its no-op state.
  */
-import { context, metrics, trace } from '@opentelemetry/api';
+import { context, metrics, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
@@ -12,7 +12,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { type MastraMCPServerDefinition, MCPClient, type MCPClientOptions } from '../../src/index.js';
 
 /** A reader whose only export is an explicit `collect()`. */
 class CollectingReader extends MetricReader {
@@ -98,4 +99,39 @@ export function registeredEachTest(): () => RegisteredOtel {
     await otel?.unregister();
   });
   return () => otel as RegisteredOtel;
+}
+
+/**
+ * The CLIENT span and the SERVER span of the one request named `name` (a request either side
+ * sent), asserting the SERVER span is parented on the CLIENT span across the wire, in its trace.
+ */
+export function sentAndServed(
+  spans: ReadableSpan[],
+  name: string,
+): { sent: ReadableSpan; served: ReadableSpan } {
+  const sent = spanNamed(spans, name, SpanKind.CLIENT);
+  const served = spanNamed(spans, name, SpanKind.SERVER);
+  expect(served.parentSpanContext?.spanId, `${name}: the SERVER span's parent`).toBe(
+    sent.spanContext().spanId,
+  );
+  expect(served.parentSpanContext?.isRemote, `${name}: a remote parent`).toBe(true);
+  expect(served.spanContext().traceId).toBe(sent.spanContext().traceId);
+  for (const span of [sent, served]) expect(span.attributes['mcp.method.name']).toBe(name.split(' ')[0]);
+  return { sent, served };
+}
+
+/** An MCPClient of one server named `remote` (telemetry tests' client), disconnected by `cleanups`. */
+export function remoteClient(
+  cleanups: Array<() => Promise<unknown>>,
+  definition: MastraMCPServerDefinition,
+  options: Partial<MCPClientOptions> = {},
+): MCPClient {
+  const client = new MCPClient({
+    id: `otel-${Math.random()}`,
+    registerProcessHooks: false,
+    servers: { remote: definition },
+    ...options,
+  });
+  cleanups.push(() => client.disconnect());
+  return client;
 }

@@ -21,7 +21,13 @@ import {
 import { rootsTool } from '../fixtures/input-tools.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { serveHttp } from '../helpers.js';
-import { otelProviders, type RegisteredOtel, registerOtel, spanNamed } from '../support/otel.js';
+import {
+  otelProviders,
+  type RegisteredOtel,
+  registerOtel,
+  remoteClient,
+  spanNamed,
+} from '../support/otel.js';
 import { textOf } from '../support/results.js';
 import { eventually } from '../support/wait.js';
 
@@ -62,19 +68,10 @@ async function served(telemetry?: MCPTelemetryOptions) {
   return Object.assign(http, { mcp: server });
 }
 
-function mcpClient(
+const mcpClient = (
   definition: MastraMCPServerDefinition,
   options: Partial<ConstructorParameters<typeof MCPClient>[0]> = {},
-) {
-  const client = new MCPClient({
-    id: `otel-${Math.random()}`,
-    registerProcessHooks: false,
-    servers: { remote: definition },
-    ...options,
-  });
-  cleanups.push(() => client.disconnect());
-  return client;
-}
+) => remoteClient(cleanups, definition, options);
 
 // biome-ignore lint/suspicious/noExplicitAny: tools built from live schemas are untyped
 const run = (tool: any, input: unknown) => tool.execute(input, {});

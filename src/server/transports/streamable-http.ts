@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { asError } from '../../errors.js';
 import { MCP_INSTANCE_ID_HEADER } from '../../shared/instance-header.js';
+import type { Telemetry } from '../../shared/telemetry/telemetry.js';
 import { principalOf } from '../auth/principal.js';
 import type { Connections, LiveConnection } from '../connections.js';
 import { boundedErrorResponse } from '../error-echo.js';
@@ -42,6 +43,7 @@ import { capacityMessage, overCapacityResponse } from './capacity.js';
 import { withHeaders } from './cors.js';
 import { admitRequest, admitWebRequest, type GuardOptions } from './host-guard.js';
 import { LegacySessions, SessionActivity } from './legacy-sessions.js';
+import { tracedListen } from './listen-telemetry.js';
 import {
   answeringFailures,
   jsonRpcErrorResponse,
@@ -75,6 +77,8 @@ export interface HttpEndpointDeps {
   tasks?: TaskListenHost;
   /** A tool's published input schema: its `x-mcp-header` parameters are checked against their headers. */
   toolInputSchema?: InputSchemaOf;
+  /** MCPServer's OpenTelemetry: `subscriptions/listen` streams get a span and a session measurement. */
+  telemetry?: Telemetry;
 }
 
 /** 2026-07-28 requests whose answer is a stream that stays open: counted against `limits.maxOpenStreams`. */
@@ -257,10 +261,13 @@ export class StreamableHttpEndpoint {
         return jsonRpcErrorResponse(200, refused.code, refused.message, requestIdOf(body), refused.data);
       }
     }
-    const response = await this.modernHandler(options).fetch(request, {
-      parsedBody,
-      ...(authInfo ? { authInfo } : {}),
-    });
+    const fetch = () =>
+      this.modernHandler(options).fetch(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
+    const { telemetry } = this.deps;
+    const response =
+      telemetry && method === 'subscriptions/listen'
+        ? await tracedListen(telemetry, request, body, guard, fetch)
+        : await fetch();
     if (follow) return follow(response);
     return response.ok ? response : await boundedRefusal(response);
   }
