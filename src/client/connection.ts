@@ -64,7 +64,6 @@ import type {
 } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const MODERN_REVISION = '2026-07-28';
 
 export interface ConnectionSettings extends SdkClientSettings {
   timeout: number;

@@ -21,6 +21,7 @@ import {
   type SubscriptionFilter,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { isSessionRevision } from '../shared/revisions.js';
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
 import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
 import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
@@ -62,10 +63,10 @@ export class TelemetryClient extends Client {
   /** The attributes every span and measurement of this connection carries, as of now. */
   private attributes(): MCPAttributes {
     const attributes: MCPAttributes = { ...this.network, 'mastra.mcp.server.name': this.server.name };
-    const version = this.getNegotiatedProtocolVersion();
+    const version = this.getNegotiatedProtocolVersion() ?? this.tap?.protocolVersion;
     if (version) attributes['mcp.protocol.version'] = version;
     // Only 2025 Streamable HTTP has an Mcp-Session-Id; 2026-07-28 has no sessions.
-    const sessionId = this.getProtocolEra() === 'legacy' ? this.transport?.sessionId : undefined;
+    const sessionId = isSessionRevision(version) ? this.transport?.sessionId : undefined;
     if (sessionId) attributes['mcp.session.id'] = sessionId;
     return attributes;
   }
@@ -79,7 +80,7 @@ export class TelemetryClient extends Client {
       throw error;
     }
     // A probe still unanswered once connected is one the SDK stopped waiting for.
-    this.tap.abandon(new SdkError(SdkErrorCode.RequestTimeout, 'server/discover was not answered in time'));
+    this.tap.abandon(new SdkError(SdkErrorCode.RequestTimeout, 'server/discover timed out unanswered'));
     // 2026-07-28 HTTP has no session; a stdio connection counts as one.
     if (this.getProtocolEra() === 'legacy' || this.network['network.transport'] === 'pipe')
       this.session.start();

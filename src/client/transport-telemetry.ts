@@ -36,6 +36,11 @@ export class TransportTap {
   listenMeta: Record<string, unknown> | undefined;
   /** The id of the last listen request written. */
   listenId: string | undefined;
+  /**
+   * The revision the SDK told the transport, which a 2025 handshake does before it sends
+   * `notifications/initialized` and only then records as negotiated.
+   */
+  protocolVersion: string | undefined;
 
   constructor(
     private readonly telemetry: Telemetry,
@@ -48,6 +53,12 @@ export class TransportTap {
     if (!this.telemetry.enabled) return;
     const send: Send = transport.send.bind(transport);
     transport.send = (message, options) => this.send(message, options, send);
+    // The SDK calls it where a transport has it: stdio's gets one that only records.
+    const setVersion = transport.setProtocolVersion?.bind(transport);
+    transport.setProtocolVersion = (version) => {
+      this.protocolVersion = version;
+      setVersion?.(version);
+    };
     // Answers are observed after the screens installed before (the task-result guard's turned result).
     interceptIncoming(transport, (message) => {
       this.answered(message);

@@ -6,6 +6,7 @@
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { isSessionRevision } from '../shared/revisions.js';
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
 
 interface Peer {
@@ -13,8 +14,6 @@ interface Peer {
   port: number | undefined;
   httpVersion: string;
 }
-
-const MODERN_REVISION = '2026-07-28';
 
 const peers = new WeakMap<Request, Peer>();
 
@@ -44,8 +43,7 @@ export function servedAttributes(server: Server, link: InstanceLink, ctx?: Serve
     (envelope?.[PROTOCOL_VERSION_META_KEY] as string | undefined) ?? server.getNegotiatedProtocolVersion();
   if (version) attributes['mcp.protocol.version'] = version;
   const sessionId = ctx ? ctx.sessionId : server.transport?.sessionId;
-  // Revisions are dates: every one before 2026-07-28 has sessions.
-  if (sessionId && version && version < MODERN_REVISION) attributes['mcp.session.id'] = sessionId;
+  if (sessionId && isSessionRevision(version)) attributes['mcp.session.id'] = sessionId;
   if (link.overStdio) {
     attributes['network.transport'] = 'pipe';
     return attributes;

@@ -155,6 +155,10 @@ describe.each([
       const received = spanNamed(spans, 'notifications/initialized', SpanKind.SERVER);
       expect(parentOf(received)).toBe(sent.spanContext().spanId);
       expect(received.attributes['jsonrpc.request.id']).toBeUndefined();
+      // Sent before the SDK records the revision as negotiated: the span still names it and the session.
+      expect(sent.attributes['mcp.protocol.version']).toBe(revision);
+      expect(sent.attributes['mcp.session.id']).toBe(received.attributes['mcp.session.id']);
+      expect(sent.attributes['mcp.session.id']).toMatch(/\S/);
     }
   });
 

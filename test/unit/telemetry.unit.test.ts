@@ -10,7 +10,12 @@ import { type AttributeValue, SpanKind } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPServer } from '../../src/index.js';
 import { ATTRIBUTES, type AttributeName } from '../../src/shared/telemetry/attributes.js';
-import { capturedJson, describeRequest, failureOf } from '../../src/shared/telemetry/operation.js';
+import {
+  capturedJson,
+  describeRequest,
+  failureOf,
+  requestFailure,
+} from '../../src/shared/telemetry/operation.js';
 import { hasSendFunnels } from '../../src/shared/telemetry/sdk-hooks.js';
 import { CONVENTIONS } from '../fixtures/semconv-mcp.js';
 import { fullConfig } from '../fixtures/tools.js';
@@ -120,7 +125,15 @@ describe('what a request says of itself', () => {
       code: '-32602',
       message: 'bad',
     });
-    expect(failureOf({ code: 'REQUEST_TIMEOUT' }, { answeredAsInternal: false }).type).toBe('timeout');
+    const internal = { answeredAsInternal: false };
+    expect(failureOf({ code: 'REQUEST_TIMEOUT', data: { timeout: 100 } }, internal).type).toBe('timeout');
+    // The SDK wraps an aborted request's reason in the same code, without the timeout.
+    expect(failureOf({ code: 'REQUEST_TIMEOUT', message: 'AbortError: aborted' }, internal).type).toBe(
+      'cancelled',
+    );
+    const aborted = { code: 'REQUEST_TIMEOUT', message: 'closed' };
+    expect(requestFailure('events/stream', aborted, internal)).toBeUndefined();
+    expect(requestFailure('tools/call', aborted, internal)?.type).toBe('cancelled');
     expect(failureOf(new Error('boom'), { answeredAsInternal: true }).type).toBe('-32603');
     expect(failureOf(new Error('boom'), { answeredAsInternal: false }).type).toBe('_OTHER');
   });

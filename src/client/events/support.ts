@@ -7,7 +7,8 @@
 import type { Client, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { EVENTS_EXTENSION_ID } from '../../shared/events-wire.js';
-import { MODERN_REVISION, type ServerConnection } from '../connection.js';
+import { MODERN_REVISION } from '../../shared/revisions.js';
+import type { ServerConnection } from '../connection.js';
 
 export function assertEventsSupported(connection: ServerConnection, client: Client): void {
   const version = client.getNegotiatedProtocolVersion();

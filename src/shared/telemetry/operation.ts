@@ -48,19 +48,37 @@ export function failureInResult(result: unknown): Failure | undefined {
 
 /**
  * A thrown error as the conventions classify it: a JSON-RPC error by its code (a handler's plain
- * error is answered as -32603, Internal error), an SDK timeout as `timeout`, another SDK error by
- * its code in lower case, anything else `_OTHER`.
+ * error is answered as -32603, Internal error), an SDK timeout as `timeout` (the SDK gives the same
+ * code to a request its caller aborted, without the timeout in its data: that is `cancelled`),
+ * another SDK error by its code in lower case, anything else `_OTHER`.
  */
 export function failureOf(error: unknown, { answeredAsInternal }: { answeredAsInternal: boolean }): Failure {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
   const text = typeof message === 'string' ? message : undefined;
   const described = (failure: Failure): Failure =>
     text === undefined ? failure : { ...failure, message: text };
   if (typeof code === 'number') return described({ type: String(code), code: String(code) });
-  if (code === 'REQUEST_TIMEOUT') return described({ type: 'timeout' });
+  if (code === 'REQUEST_TIMEOUT') {
+    const timedOut =
+      (data as { timeout?: unknown } | undefined)?.timeout !== undefined || /timed out/i.test(text ?? '');
+    return described({ type: timedOut ? 'timeout' : 'cancelled' });
+  }
   if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return described({ type: code.toLowerCase() });
   if (answeredAsInternal) return described({ type: '-32603', code: '-32603' });
   return described({ type: '_OTHER' });
+}
+
+/** Streams that last until their caller closes them: closing one is how it ends, not a failure. */
+const STREAM_METHODS = new Set(['events/stream', 'subscriptions/listen']);
+
+/** How a request of `method` that ended with `error` failed; undefined for a stream its caller closed. */
+export function requestFailure(
+  method: unknown,
+  error: unknown,
+  options: { answeredAsInternal: boolean },
+): Failure | undefined {
+  const failure = failureOf(error, options);
+  return failure.type === 'cancelled' && STREAM_METHODS.has(method as string) ? undefined : failure;
 }
 
 /** `value` as JSON of at most `maxBytes` UTF-8 bytes, cut with `…` when longer. */

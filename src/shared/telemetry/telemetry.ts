@@ -17,7 +17,14 @@ import {
   pick,
   SESSION_METRIC_ATTRIBUTES,
 } from './attributes.js';
-import { capturedJson, describeRequest, type Failure, failureInResult, failureOf } from './operation.js';
+import {
+  capturedJson,
+  describeRequest,
+  type Failure,
+  failureInResult,
+  failureOf,
+  requestFailure,
+} from './operation.js';
 import { DEFAULT_MAX_CONTENT_BYTES, type MCPTelemetryOptions } from './options.js';
 import { extractedContext, injectedMeta } from './propagation.js';
 import { loadOtelApi, type OtelApi } from './telemetry-api.js';
@@ -287,7 +294,7 @@ class Operation {
         return result;
       },
       (error: unknown) => {
-        this.end(failureOf(error, { answeredAsInternal: served }));
+        this.end(requestFailure(this.attributes['mcp.method.name'], error, { answeredAsInternal: served }));
         throw error;
       },
     );
