@@ -23,7 +23,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { isSessionRevision } from '../shared/revisions.js';
 import type { MCPAttributes } from '../shared/telemetry/attributes.js';
-import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
+import { instrumentSends, receivedNotification, servedRequest } from '../shared/telemetry/sdk-hooks.js';
 import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
 import { TransportTap } from './transport-telemetry.js';
 import type { MastraMCPServerDefinition } from './types.js';
@@ -130,14 +130,12 @@ export class TelemetryClient extends Client {
     handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>,
   ): (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
-    // Registered from Client's constructor too, before `telemetry` is set: read it per request.
     return (request, ctx) =>
-      this.telemetry
-        ? this.telemetry.inbound(
-            request,
-            () => this.attributes(),
-            () => wrapped(request, ctx),
-          )
-        : wrapped(request, ctx);
+      servedRequest(
+        this.telemetry,
+        request,
+        () => this.attributes(),
+        () => wrapped(request, ctx),
+      );
   }
 }

@@ -14,7 +14,7 @@ import type {
   ServerOptions,
   Transport,
 } from '@modelcontextprotocol/server';
-import { instrumentSends, receivedNotification } from '../shared/telemetry/sdk-hooks.js';
+import { instrumentSends, receivedNotification, servedRequest } from '../shared/telemetry/sdk-hooks.js';
 import { SessionClock, type Telemetry } from '../shared/telemetry/telemetry.js';
 import { type ErrorReporting, ErrorShapingServer } from './request-errors.js';
 import { type InstanceLink, servedAttributes } from './request-telemetry.js';
@@ -61,14 +61,12 @@ export class TelemetryServer extends ErrorShapingServer {
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
   ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
-    // The SDK's constructor registers handlers before `telemetry` is set: read it per request.
     return (request, ctx) =>
-      this.telemetry
-        ? this.telemetry.inbound(
-            request,
-            () => servedAttributes(this, this.link, ctx),
-            () => wrapped(request, ctx),
-          )
-        : wrapped(request, ctx);
+      servedRequest(
+        this.telemetry,
+        request,
+        () => servedAttributes(this, this.link, ctx),
+        () => wrapped(request, ctx),
+      );
   }
 }

@@ -83,3 +83,17 @@ export function receivedNotification(
   if (telemetry) void telemetry.inbound(notification, connection, async () => dispatch());
   else dispatch();
 }
+
+/**
+ * Handles a received request (a `_wrapHandler`'s wrapped handler) in a span parented on its
+ * `_meta`. `telemetry` is read per request: the SDK's constructor registers handlers before a
+ * subclass has set it.
+ */
+export function servedRequest<T>(
+  telemetry: Telemetry | undefined,
+  request: MCPRequestShape & { id?: string | number },
+  connection: () => MCPAttributes,
+  handle: () => Promise<T>,
+): Promise<T> {
+  return telemetry ? telemetry.inbound(request, connection, handle) : handle();
+}
