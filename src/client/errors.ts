@@ -128,7 +128,13 @@ export function describeCause(error: unknown, timeout?: TimeoutSetting): string 
     // The status, not the page that came with it (a proxy's HTML).
     const http = statusOf(candidate);
     if (http !== undefined) return httpCause(http);
-    if (candidate instanceof SdkError && candidate.code === SdkErrorCode.RequestTimeout)
+    // The SDK gives a request its caller aborted the same code, without the timeout in its data:
+    // that one is told by its reason, the message the caller has.
+    if (
+      candidate instanceof SdkError &&
+      candidate.code === SdkErrorCode.RequestTimeout &&
+      timedOut(candidate)
+    )
       return timeout === undefined
         ? 'timed out'
         : `timed out: no answer within ${timeout.ms} ms (${timeout.option})`;
@@ -144,6 +150,10 @@ export function describeCause(error: unknown, timeout?: TimeoutSetting): string 
     if (known) return `${known} (${code})`;
   }
   return undefined;
+}
+
+function timedOut(error: SdkError): boolean {
+  return (error.data as { timeout?: unknown } | undefined)?.timeout !== undefined;
 }
 
 export function errorDetail(error: unknown): MCPErrorDetail {

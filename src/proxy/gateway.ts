@@ -325,6 +325,8 @@ export class ProxyGateway {
       (profile) => this.instance(profile),
       this.connections,
       (error) => this.logger().error(`${this.label()} (stdio): ${error.message}`),
+      undefined,
+      this.telemetry,
     );
   }
 

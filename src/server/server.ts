@@ -371,6 +371,7 @@ export class MCPServerCore extends MCPServerBase {
       this.connections,
       (error) => this.logger.error(`MCP server '${this.id}' (stdio): ${error.message}`),
       this.tasksService.enabled ? this.tasksService : undefined,
+      this.host.telemetry,
     );
   }
 

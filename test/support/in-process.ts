@@ -33,6 +33,7 @@ interface ServerInternals {
   createInstance: ServingArguments[0];
   connections: ServingArguments[1];
   tasksService: NonNullable<ServingArguments[3]> & { enabled: boolean };
+  host: { telemetry: ServingArguments[4] };
 }
 
 export interface InProcessOptions {
@@ -68,6 +69,7 @@ export class InProcessServer {
       internals.connections,
       (error) => this.errors.push(error),
       tasks,
+      internals.host.telemetry,
     );
     this.handles.add(handle);
     this.opened++;

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { MCPClient, MCPServer } from '../../src/index.js';
 import { fullConfig } from '../fixtures/tools.js';
 import { serveHttp } from '../helpers.js';
+import { inProcessClient } from '../support/in-process.js';
 import { registeredEachTest, spanNamed } from '../support/otel.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -117,5 +118,35 @@ describe('OpenTelemetry for what the SDK writes to the transport directly', () =
     await expect.poll(() => named(SpanKind.SERVER)).toBeDefined();
     const served = spanNamed(otel.spans(), 'notifications/cancelled', SpanKind.SERVER);
     expect(parentOf(served)).toBe(cancelled.spanContext().spanId);
+  });
+
+  it('over stdio the listen request the SDK serves itself has a SERVER span under the CLIENT span, and both ends measure the stream', async () => {
+    const server = new MCPServer(fullConfig());
+    const { mcp } = inProcessClient({ remote: { server } });
+    cleanups.push(
+      () => server.close(),
+      () => mcp.disconnect(),
+    );
+    await mcp.resources.subscribe('remote', 'file://data/1.txt');
+    const otel = current();
+    await expect
+      .poll(() =>
+        otel.spans().find((span) => span.name === 'subscriptions/listen' && span.kind === SpanKind.SERVER),
+      )
+      .toBeDefined();
+    const listen = spanNamed(otel.spans(), 'subscriptions/listen', SpanKind.CLIENT);
+    const served = spanNamed(otel.spans(), 'subscriptions/listen', SpanKind.SERVER);
+    expect(parentOf(served)).toBe(listen.spanContext().spanId);
+    expect(served.attributes).toMatchObject({
+      'mcp.method.name': 'subscriptions/listen',
+      'mcp.protocol.version': '2026-07-28',
+      'network.transport': 'pipe',
+      'jsonrpc.request.id': listen.attributes['jsonrpc.request.id'],
+    });
+    expect(served.status.code).toBe(SpanStatusCode.UNSET);
+    // The stdio connection is a session of its own on both ends; the stream is one more on each.
+    await mcp.disconnect();
+    await expect.poll(async () => (await otel.histogram('mcp.server.session.duration'))[0]?.count).toBe(2);
+    expect((await otel.histogram('mcp.client.session.duration'))[0]?.count).toBe(2);
   });
 });

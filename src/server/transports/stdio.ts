@@ -6,11 +6,13 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { StdioServerHandle, StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { lazyModule } from '../../shared/lazy-module.js';
+import type { Telemetry } from '../../shared/telemetry/telemetry.js';
 import type { Connections } from '../connections.js';
 import { boundErrorsSent } from '../error-echo.js';
 import { type InstanceProfile, stdioProfile } from '../instance-profile.js';
 import type { ProtocolInstance } from '../protocol-server.js';
 import type { TaskListenHost } from '../tasks/listen.js';
+import { ListenTelemetryWire } from './listen-telemetry-stdio.js';
 import { TaskListenWire } from './task-listen-stdio.js';
 
 /** The SDK's stdio server loads with the first `startStdio()`, not with the package. */
@@ -27,6 +29,8 @@ export type ServeTrackedStdio = (
   onerror: (error: Error) => void,
   /** The server's tasks, when it serves the Tasks extension: listen subscriptions may follow tasks. */
   tasks?: TaskListenHost,
+  /** Its telemetry, which the listen requests the SDK answers itself are traced by. */
+  telemetry?: Telemetry,
 ) => StdioServing;
 
 /**
@@ -37,11 +41,12 @@ export type ServeTrackedStdio = (
 export function serveTracked(
   serve: typeof serveStdio,
   transport: Transport,
-  ...[createInstance, connections, onerror, tasks]: Parameters<ServeTrackedStdio>
+  ...[createInstance, connections, onerror, tasks, telemetry]: Parameters<ServeTrackedStdio>
 ): StdioServerHandle {
   // serveStdio answers some refusals itself (an unsupported protocol version), not through a Server.
   const bounded = boundErrorsSent(transport);
-  const wire = tasks ? new TaskListenWire(bounded, tasks) : bounded;
+  const traced = telemetry?.enabled ? new ListenTelemetryWire(bounded, telemetry) : bounded;
+  const wire = tasks ? new TaskListenWire(traced, tasks) : traced;
   return serve(
     ({ era }) => {
       const instance = createInstance(stdioProfile(era));

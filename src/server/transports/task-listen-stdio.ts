@@ -11,37 +11,21 @@ import { asError } from '../../errors.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
+import { WireScreen } from './wire-screen.js';
 
 type RequestId = string | number;
 
-export class TaskListenWire implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Transport['onmessage'];
+export class TaskListenWire extends WireScreen {
   /** Listen requests handed to the SDK, not acknowledged yet: the tasks each will follow. */
   private readonly pending = new Map<RequestId, MCPStoredTask[]>();
   /** Acknowledged listen requests that follow tasks: how to stop. */
   private readonly following = new Map<RequestId, () => void>();
 
   constructor(
-    private readonly wire: Transport,
+    wire: Transport,
     private readonly host: TaskListenHost,
   ) {
-    wire.onmessage = (message, extra) => void this.receive(message, extra);
-    wire.onclose = () => {
-      this.stopAll();
-      this.onclose?.();
-    };
-    wire.onerror = (error) => this.onerror?.(error);
-  }
-
-  start(): Promise<void> {
-    return this.wire.start();
-  }
-
-  async close(): Promise<void> {
-    this.stopAll();
-    await this.wire.close();
+    super(wire);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -65,7 +49,14 @@ export class TaskListenWire implements Transport {
     await this.wire.send(message, options);
   }
 
-  private async receive(message: JSONRPCMessage, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]) {
+  protected receive(
+    message: JSONRPCMessage,
+    extra: Parameters<NonNullable<Transport['onmessage']>>[1],
+  ): void {
+    void this.screen(message, extra);
+  }
+
+  private async screen(message: JSONRPCMessage, extra: Parameters<NonNullable<Transport['onmessage']>>[1]) {
     let forwarded: unknown = message;
     try {
       const request = taskListenRequest(message);
@@ -100,7 +91,7 @@ export class TaskListenWire implements Transport {
     this.following.delete(id);
   }
 
-  private stopAll(): void {
+  protected release(): void {
     for (const id of [...this.pending.keys(), ...this.following.keys()]) this.stop(id);
   }
 

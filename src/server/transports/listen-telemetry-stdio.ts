@@ -1,0 +1,115 @@
+/**
+ * OpenTelemetry for 2026-07-28 stdio `subscriptions/listen` requests, which the SDK's `serveStdio`
+ * answers itself (no protocol instance's handler runs, so nothing else traces them): a screen on
+ * the wire that gives each one a SERVER span, parented on its `_meta`, until its acknowledgement
+ * goes out (or the error answering it), then measures the open stream as a server session until
+ * the client cancels it, the SDK answers it, or the connection closes.
+ */
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { MCPAttributes } from '../../shared/telemetry/attributes.js';
+import type { Telemetry } from '../../shared/telemetry/telemetry.js';
+import { LISTEN_METHOD } from '../tasks/listen.js';
+import { WireScreen } from './wire-screen.js';
+
+type RequestId = string | number;
+
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
+interface Listening {
+  /** Ends the span: acknowledged (no error) or refused. */
+  settle?: (error?: unknown) => void;
+  /** Ends the session measurement once acknowledged. */
+  end?: () => void;
+}
+
+export class ListenTelemetryWire extends WireScreen {
+  /** Listen requests received and not ended yet (each also holds a stream the SDK bounds). */
+  private readonly listening = new Map<RequestId, Listening>();
+
+  constructor(
+    wire: Transport,
+    private readonly telemetry: Telemetry,
+  ) {
+    super(wire);
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.sent(message);
+    return this.wire.send(message, options);
+  }
+
+  protected receive(
+    message: JSONRPCMessage,
+    extra: Parameters<NonNullable<Transport['onmessage']>>[1],
+  ): void {
+    this.received(message);
+    this.onmessage?.(message, extra);
+  }
+
+  protected release(): void {
+    for (const id of [...this.listening.keys()]) this.ended(id);
+  }
+
+  private received(message: JSONRPCMessage): void {
+    if (isJSONRPCRequest(message) && message.method === LISTEN_METHOD) {
+      if (this.listening.has(message.id)) return;
+      const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+      const connection = (): MCPAttributes => ({
+        ...(typeof version === 'string' ? { 'mcp.protocol.version': version } : {}),
+        'network.transport': 'pipe',
+      });
+      const listening: Listening = {};
+      this.listening.set(message.id, listening);
+      const opened = new Promise<void>((resolve, reject) => {
+        listening.settle = (error) => (error === undefined ? resolve() : reject(error));
+      });
+      this.telemetry
+        .inbound(message, connection, () => opened)
+        .then(
+          () => {
+            const end = this.telemetry.session(connection);
+            if (this.listening.has(message.id)) listening.end = end;
+            else end?.();
+          },
+          () => {},
+        );
+      return;
+    }
+    const cancelled = message as { method?: string; params?: { requestId?: RequestId } };
+    if (cancelled.method === 'notifications/cancelled' && cancelled.params?.requestId !== undefined)
+      this.ended(cancelled.params.requestId);
+  }
+
+  private sent(message: JSONRPCMessage): void {
+    const notification = message as { method?: string; params?: { _meta?: Record<string, unknown> } };
+    if (notification.method === ACKNOWLEDGED) {
+      const id = notification.params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId | undefined;
+      const listening = id === undefined ? undefined : this.listening.get(id);
+      listening?.settle?.();
+      if (listening) listening.settle = undefined;
+      return;
+    }
+    const answered = message as { id?: RequestId };
+    if (answered.id === undefined || 'method' in message) return;
+    this.ended(answered.id, isJSONRPCErrorResponse(message) ? message.error : undefined);
+  }
+
+  /** The stream `id` ended: its span (refused when `error`, else it ended before any ack) and session. */
+  private ended(id: RequestId, error?: unknown): void {
+    const listening = this.listening.get(id);
+    if (!listening) return;
+    this.listening.delete(id);
+    listening.settle?.(
+      error ?? { code: 'CONNECTION_CLOSED', message: 'the stream ended before it was acknowledged' },
+    );
+    listening.end?.();
+  }
+}
