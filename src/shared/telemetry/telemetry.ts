@@ -233,8 +233,8 @@ export class Telemetry {
       kind === 'client'
         ? ambient
         : extractedContext(api, ambient, request.params?._meta as Record<string, unknown> | undefined);
-    const { name, attributes } = describeRequest(request.method, request.params);
-    Object.assign(attributes, connection());
+    // connection() builds a fresh object per call: the request's attributes are added to it.
+    const { name, attributes } = describeRequest(request.method, request.params, connection());
     if (id !== undefined) attributes['jsonrpc.request.id'] = String(id);
     if (this.capture && request.method === 'tools/call') {
       const captured = capturedJson(request.params?.arguments ?? {}, this.maxContentBytes);
