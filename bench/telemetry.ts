@@ -9,9 +9,13 @@
  *     context per call. Nothing is registered globally, so `no-sdk` stays SDK-free beside it.
  * Calls alternate between the three in blocks, rotating the order, so that a busy machine slows
  * them alike; each block's process CPU is the variant's. Medians are reported against `off`.
+ * `--sdk-ops` attributes the `sdk` row: a fourth variant, `sdk-ops`, is `off` with the SDK's own
+ * operations for one call done around it by the bench (two spans with the same attributes, two
+ * histogram records, W3C traceparent out and back in), and the same operations are timed in a bare
+ * loop without MCP.
  *
  *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>,
- *                                              --processor batch|simple)
+ *                                              --processor batch|simple, --sdk-ops)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +23,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTool } from '@mastra/core/tools';
+import { ROOT_CONTEXT, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
@@ -36,10 +41,11 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '500' },
     block: { type: 'string', default: '50' },
     processor: { type: 'string', default: 'batch' },
+    'sdk-ops': { type: 'boolean', default: false },
   },
 });
-const VARIANTS = ['off', 'no-sdk', 'sdk'] as const;
-type Variant = (typeof VARIANTS)[number];
+type Variant = 'off' | 'no-sdk' | 'sdk' | 'sdk-ops';
+const VARIANTS: Variant[] = flags['sdk-ops'] ? ['off', 'no-sdk', 'sdk', 'sdk-ops'] : ['off', 'no-sdk', 'sdk'];
 const BUILT = pathToFileURL(fileURLToPath(new URL('../dist/index.mjs', import.meta.url))).href;
 const { MCPClient, MCPServer } = (await import(BUILT)) as typeof import('../src/index.js');
 
@@ -52,11 +58,15 @@ const exporter = new InMemorySpanExporter();
 // Batch, as production set-ups export; `--processor simple` exports each span as it ends.
 const processor =
   flags.processor === 'simple' ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
-const sdk: MCPTelemetryOptions = {
-  tracerProvider: new BasicTracerProvider({ spanProcessors: [processor] }),
-  meterProvider: new MeterProvider({ readers: [new DiscardingReader()] }),
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [processor] });
+const meterProvider = new MeterProvider({ readers: [new DiscardingReader()] });
+const sdk: MCPTelemetryOptions = { tracerProvider, meterProvider };
+const OPTIONS: Record<Variant, MCPTelemetryOptions> = {
+  off: { enabled: false },
+  'no-sdk': {},
+  sdk,
+  'sdk-ops': { enabled: false },
 };
-const OPTIONS: Record<Variant, MCPTelemetryOptions> = { off: { enabled: false }, 'no-sdk': {}, sdk };
 
 const echo = createTool({
   id: 'echo',
@@ -66,6 +76,49 @@ const echo = createTool({
 });
 
 type Call = () => Promise<unknown>;
+
+const tracer = tracerProvider.getTracer('bench') as Tracer;
+const meter = meterProvider.getMeter('bench');
+const advice = { explicitBucketBoundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] };
+const clientHistogram = meter.createHistogram('bench.client', { unit: 's', advice });
+const serverHistogram = meter.createHistogram('bench.server', { unit: 's', advice });
+const TOOL = {
+  'mcp.method.name': 'tools/call',
+  'gen_ai.tool.name': 'echo',
+  'gen_ai.operation.name': 'execute_tool',
+};
+const REVISION = { 'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp' };
+const SERVER = { 'server.address': '127.0.0.1', 'server.port': 80 };
+const PEER = { 'client.address': '127.0.0.1', 'client.port': 50000 };
+
+/** What the SDK does for one instrumented call, with `call` where the request goes out and is served. */
+async function sdkOps(call: Call): Promise<unknown> {
+  const started = performance.now();
+  const attributes = { ...TOOL, ...REVISION, ...SERVER, 'mastra.mcp.server.name': 'bench' };
+  const client = tracer.startSpan('tools/call echo', { kind: SpanKind.CLIENT, attributes }, ROOT_CONTEXT);
+  const { traceId, spanId, traceFlags } = client.spanContext();
+  const traceparent = `00-${traceId}-${spanId}-0${traceFlags.toString(16)}`;
+  const [, remoteTrace = '', remoteSpan = '', flags = ''] = traceparent.split('-');
+  const parent = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: remoteTrace,
+    spanId: remoteSpan,
+    traceFlags: Number.parseInt(flags, 16),
+    isRemote: true,
+  });
+  const served = performance.now();
+  const server = tracer.startSpan(
+    'tools/call echo',
+    { kind: SpanKind.SERVER, attributes: { ...TOOL, ...REVISION, ...PEER, 'jsonrpc.request.id': '1' } },
+    parent,
+  );
+  const result = await call();
+  server.end();
+  serverHistogram.record((performance.now() - served) / 1000, { ...TOOL, ...REVISION });
+  client.setAttribute('jsonrpc.request.id', '1');
+  client.end();
+  clientHistogram.record((performance.now() - started) / 1000, { ...TOOL, ...REVISION, ...SERVER });
+  return result;
+}
 
 /** One MCPServer on its own port and an MCPClient calling its tool, both with `telemetry`. */
 async function pair(telemetry: MCPTelemetryOptions): Promise<{ call: Call; close: () => Promise<void> }> {
@@ -101,6 +154,10 @@ console.log(`load average at start: ${load()}`);
 const pairs = Object.fromEntries(
   await Promise.all(VARIANTS.map(async (variant) => [variant, await pair(OPTIONS[variant])] as const)),
 ) as Record<Variant, { call: Call; close: () => Promise<void> }>;
+if (pairs['sdk-ops']) {
+  const { call } = pairs['sdk-ops'];
+  pairs['sdk-ops'].call = () => sdkOps(call);
+}
 for (const variant of VARIANTS) for (let i = 0; i < Number(flags.warmup); i++) await pairs[variant].call();
 
 const samples = Object.fromEntries(VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]));
@@ -137,6 +194,22 @@ for (const variant of VARIANTS) {
   const { p50, cpu } = figure(variant);
   console.log(
     `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} |`,
+  );
+}
+if (flags['sdk-ops']) {
+  // The same operations with nothing in between: what they cost where caches stay warm.
+  const resolved: Call = async () => undefined;
+  const loops = blocks * block;
+  for (let i = 0; i < loops; i++) await sdkOps(resolved);
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < loops; i++) {
+    await sdkOps(resolved);
+    if (i % 150 === 149) exporter.reset();
+  }
+  const used = process.cpuUsage(cpu);
+  const perCall = (used.user + used.system) / loops;
+  console.log(
+    `bare loop of the SDK operations, no MCP: ${perCall.toFixed(1)} us CPU per call, ${((100 * perCall) / base.cpu).toFixed(1)}% of off's CPU per call`,
   );
 }
 console.log(`load average at end: ${load()}`);

@@ -17,9 +17,13 @@ const RESOURCE_METHODS = new Set([
   'notifications/resources/updated',
 ]);
 
-/** The span name and the attributes a request's method and params give. */
-export function describeRequest(method: string, params: Params): { name: string; attributes: MCPAttributes } {
-  const attributes: MCPAttributes = { 'mcp.method.name': method };
+/** The span name, and `attributes` with those a request's method and params give added. */
+export function describeRequest(
+  method: string,
+  params: Params,
+  attributes: MCPAttributes = {},
+): { name: string; attributes: MCPAttributes } {
+  attributes['mcp.method.name'] = method;
   let target: string | undefined;
   if (method === 'tools/call') {
     target = nameIn(params);

@@ -5,13 +5,18 @@
  * value is written or read directly, so the trace still crosses the wire.
  */
 import type { Context, Span } from '@opentelemetry/api';
-import { parseTraceparent, receivedTraceContext } from '../trace-context.js';
+import { receivedTraceContext } from '../trace-context.js';
 import type { OtelApi } from './telemetry-api.js';
 
 const CARRIER_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 
-/** The `_meta` keys naming `span` in `context` (the span set in it). */
-export function injectedMeta(api: OtelApi, context: Context, span: Span): Record<string, string> {
+/** `meta` (copied) with the keys naming `span` in `context` (the span set in it) added. */
+export function injectedMeta(
+  api: OtelApi,
+  context: Context,
+  span: Span,
+  meta: unknown,
+): Record<string, unknown> {
   const carrier: Record<string, string> = {};
   api.propagation.inject(context, carrier);
   const spanContext = span.spanContext();
@@ -19,9 +24,9 @@ export function injectedMeta(api: OtelApi, context: Context, span: Span): Record
     const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
     carrier.traceparent = `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
   }
-  const meta: Record<string, string> = {};
-  for (const key of CARRIER_KEYS) if (carrier[key] !== undefined) meta[key] = carrier[key];
-  return meta;
+  const injected: Record<string, unknown> = { ...(meta as object | undefined) };
+  for (const key of CARRIER_KEYS) if (carrier[key] !== undefined) injected[key] = carrier[key];
+  return injected;
 }
 
 /** The context a request's `_meta` names as its remote parent, over `base`; `base` when it names none. */
@@ -33,11 +38,14 @@ export function extractedContext(
   // Only values the shared parser accepts reach the propagator: they are untrusted input.
   const received = receivedTraceContext(meta);
   if (!received) return base;
-  const carrier: Record<string, string> = { ...received };
-  const extracted = api.propagation.extract(base, carrier);
+  const extracted = api.propagation.extract(base, received);
   if (api.trace.getSpanContext(extracted) !== api.trace.getSpanContext(base)) return extracted;
-  const parent = parseTraceparent(received.traceparent);
-  if (!parent) return base;
-  const flags = Number.parseInt(received.traceparent.slice(53, 55), 16);
-  return api.trace.setSpanContext(base, { ...parent, traceFlags: flags & 1, isRemote: true });
+  // No propagator read it: the parser accepted it, so it is `{version}-{traceId}-{spanId}-{flags}`.
+  const { traceparent } = received;
+  return api.trace.setSpanContext(base, {
+    traceId: traceparent.slice(3, 35),
+    spanId: traceparent.slice(36, 52),
+    traceFlags: Number.parseInt(traceparent.slice(53, 55), 16) & 1,
+    isRemote: true,
+  });
 }

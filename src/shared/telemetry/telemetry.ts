@@ -6,10 +6,10 @@
  * `outbound()` and `inbound()` from the one place each SDK instance sends and dispatches requests.
  *
  * Without `@opentelemetry/api`, or with `enabled: false`, both run the request as it is. With the
- * API but no SDK registered, the tracer's span does not record and the meter is the no-op one: the
- * request runs as it is after that check.
+ * API but no SDK registered, the global tracer provider delegates to the API's no-op one and the
+ * meter is the no-op one: the request runs as it is after those two look-ups.
  */
-import type { Context, Histogram, Span, Tracer } from '@opentelemetry/api';
+import type { Context, Histogram, Span, SpanOptions, Tracer } from '@opentelemetry/api';
 import {
   type AttributeName,
   type MCPAttributes,
@@ -38,8 +38,8 @@ export interface MCPRequestShape {
 }
 
 const INSTRUMENTATION = 'mastra-mcp';
-/** The API's no-op TracerProvider class, what the global proxy delegates to until an SDK registers. */
-let noopTracerProvider: unknown;
+/** The API's no-op TracerProvider, what the global proxy delegates to until an SDK registers. */
+let noopTracerProvider: object | undefined;
 /** The conventions' advice for both duration histograms. */
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
@@ -48,6 +48,16 @@ interface Instruments {
   server: Histogram;
   session: Histogram;
 }
+
+/** The tracer of one provider, and whether its spans can record (a provider given, or an SDK registered). */
+interface Tracing {
+  provider: object;
+  tracer: Tracer;
+  recording: boolean;
+}
+
+/** What the global proxy tracer provider delegates to (itself for a provider that is no proxy). */
+const delegateOf = (global: { getDelegate?: () => object }): object => global.getDelegate?.() ?? global;
 
 /** Ends a session's measurement (the error it ended with, if any). */
 type SessionEnd = (error?: unknown) => void;
@@ -75,7 +85,7 @@ export class Telemetry {
   readonly enabled: boolean;
   private readonly capture: boolean;
   private readonly maxContentBytes: number;
-  private tracerFor?: { provider: object; tracer: Tracer };
+  private tracing?: Tracing;
   private metersFor?: { provider: object; instruments: Instruments | undefined };
 
   constructor(
@@ -92,15 +102,22 @@ export class Telemetry {
     return this.enabled ? loadOtelApi.loaded : undefined;
   }
 
-  private tracer(api: OtelApi): Tracer {
-    const provider = this.options.tracerProvider ?? api.trace.getTracerProvider();
-    if (this.tracerFor?.provider !== provider) {
-      this.tracerFor = {
+  /**
+   * The tracer for this call. The global proxy is asked for its delegate each time (an SDK may
+   * register later, or be disabled); the tracer is built again only when that delegate changes.
+   */
+  private tracer(api: OtelApi): Tracing {
+    const given = this.options.tracerProvider;
+    const provider = given ?? delegateOf(api.trace.getTracerProvider() as { getDelegate?: () => object });
+    if (this.tracing?.provider !== provider) {
+      noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate();
+      this.tracing = {
         provider,
         tracer: (provider as ReturnType<OtelApi['trace']['getTracerProvider']>).getTracer(INSTRUMENTATION),
+        recording: given !== undefined || provider !== noopTracerProvider,
       };
     }
-    return this.tracerFor.tracer;
+    return this.tracing;
   }
 
   /** The histograms, or undefined while the meter is the API's no-op one (no SDK registered). */
@@ -151,17 +168,19 @@ export class Telemetry {
     sentId?: () => string | undefined,
   ): Promise<T> {
     const api = this.api();
-    if (!api) return send(request);
-    const parent = api.context.active();
-    const run = this.begin(api, 'client', request, connection, parent, undefined);
+    const run = api && this.begin(api, 'client', request, connection, undefined);
     if (!run) return send(request);
-    const meta = {
-      ...(request.params?._meta as object | undefined),
-      ...injectedMeta(api, run.context, run.span),
-    };
     // A list_changed notification without params stays bare: the SDK debounces only bare ones.
     const bare = request.params === undefined && request.method.endsWith('/list_changed');
-    const sent = bare ? request : { ...request, params: { ...request.params, _meta: meta } };
+    const sent = bare
+      ? request
+      : {
+          ...request,
+          params: {
+            ...request.params,
+            _meta: injectedMeta(api, run.context, run.span, request.params?._meta),
+          },
+        };
     const pending = api.context.with(run.context, () => send(sent));
     const id = sentId?.();
     if (id !== undefined) run.set('jsonrpc.request.id', id);
@@ -179,23 +198,8 @@ export class Telemetry {
     handle: () => Promise<T>,
   ): Promise<T> {
     const api = this.api();
-    if (!api) return handle();
-    const ambient = api.context.active();
-    const parent = extractedContext(
-      api,
-      ambient,
-      request.params?._meta as Record<string, unknown> | undefined,
-    );
-    const run = this.begin(
-      api,
-      'server',
-      request,
-      connection,
-      parent,
-      parent === ambient ? undefined : ambient,
-    );
+    const run = api && this.begin(api, 'server', request, connection, request.id);
     if (!run) return handle();
-    if (request.id !== undefined) run.set('jsonrpc.request.id', String(request.id));
     return run.settle(
       api.context.with(run.context, () => handle()),
       true,
@@ -216,41 +220,41 @@ export class Telemetry {
     };
   }
 
-  /** Whether a span could record: a provider given, or an SDK registered behind the API's global proxy. */
-  private tracing(api: OtelApi): boolean {
-    if (this.options.tracerProvider) return true;
-    const global = api.trace.getTracerProvider() as { getDelegate?: () => object };
-    noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate().constructor;
-    return global.getDelegate?.().constructor !== noopTracerProvider;
-  }
-
+  /**
+   * The operation `request` starts, or undefined when nothing would record it: that is checked
+   * first, so that without an SDK no context is read and nothing is built. A served request (`id`
+   * given, or a notification) is parented on the context its `_meta` carries.
+   */
   private begin(
     api: OtelApi,
     kind: TelemetrySide,
     request: MCPRequestShape,
     connection: () => MCPAttributes,
-    parent: Context,
-    ambient: Context | undefined,
+    id: string | number | undefined,
   ): Operation | undefined {
     const histogram = this.instruments(api)?.[kind];
-    // No SDK: nothing to describe the request to.
-    if (!histogram && !this.tracing(api)) return undefined;
-    const { name, attributes } = describeRequest(request.method, request.params);
-    Object.assign(attributes, connection());
+    const { tracer, recording } = this.tracer(api);
+    if (!histogram && !recording) return undefined;
+    const ambient = api.context.active();
+    const parent =
+      kind === 'client'
+        ? ambient
+        : extractedContext(api, ambient, request.params?._meta as Record<string, unknown> | undefined);
+    // connection() builds a fresh object per call: the request's attributes are added to it.
+    const { name, attributes } = describeRequest(request.method, request.params, connection());
+    if (id !== undefined) attributes['jsonrpc.request.id'] = String(id);
     if (this.capture && request.method === 'tools/call') {
       const captured = capturedJson(request.params?.arguments ?? {}, this.maxContentBytes);
       if (captured !== undefined) attributes['gen_ai.tool.call.arguments'] = captured;
     }
-    const linked = ambient && api.trace.getSpanContext(ambient);
-    const span = this.tracer(api).startSpan(
-      name,
-      {
-        kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER,
-        attributes,
-        ...(linked && api.trace.isSpanContextValid(linked) ? { links: [{ context: linked }] } : {}),
-      },
-      parent,
-    );
+    const options: SpanOptions = {
+      kind: kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER,
+      attributes,
+    };
+    // A served request continuing a remote parent links the ambient span (an HTTP server's).
+    const linked = parent !== ambient && api.trace.getSpanContext(ambient);
+    if (linked && api.trace.isSpanContextValid(linked)) options.links = [{ context: linked }];
+    const span = tracer.startSpan(name, options, parent);
     if (!span.isRecording() && !histogram) return undefined;
     return new Operation(
       api,
