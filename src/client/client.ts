@@ -508,6 +508,7 @@ export class MCPClientCore<TServers = never> {
         },
         readResource: this.resources.read,
         getPrompt: this.prompts.get,
+        telemetry: this.options.telemetry,
       });
     });
     const failed = Object.keys(errorDetails);

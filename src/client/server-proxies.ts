@@ -17,6 +17,7 @@ import { MCPErrorCode, mcpError } from '../errors.js';
 import type { ToolInfo } from '../shared/tool-info.js';
 import type { promptActions, resourceActions } from './actions.js';
 import type { ServerConnection } from './connection.js';
+import type { MCPTelemetryOptions } from '../shared/telemetry/options.js';
 import type { MCPToolDefinition } from './tools/definition.js';
 import type { MCPTool } from './typed.js';
 import type { MCPGetPromptResult, MCPPrompt, MCPReadResourceResult } from './types.js';
@@ -28,6 +29,8 @@ export interface ProxySource {
   listTools(): Promise<{ definitions: Record<string, MCPToolDefinition>; tools: Record<string, MCPTool> }>;
   readResource: ReturnType<typeof resourceActions>['read'];
   getPrompt: ReturnType<typeof promptActions>['get'];
+  /** The client's `telemetry` option, which the proxy's gateway serves with too. */
+  telemetry: MCPTelemetryOptions | undefined;
 }
 
 /** One server of an MCPClient as a `@mastra/core` MCPServerBase (`toMCPServerProxies()`). */

@@ -55,6 +55,7 @@ import {
   type TracedHost,
   traced,
 } from '../server/hosting.js';
+import type { MCPTelemetryOptions } from '../shared/telemetry/options.js';
 import { Telemetry } from '../shared/telemetry/telemetry.js';
 import { addSpanLink, repliedSpan } from '../shared/trace-context.js';
 
@@ -69,6 +70,8 @@ export interface GatewayUpstream extends TracedHost {
   outputSchemaOf(tool: string): Record<string, unknown> | undefined;
   /** The advertised input schema of a tool: its `x-mcp-header` parameters are checked against their headers. */
   inputSchemaOf(tool: string): unknown;
+  /** The proxying client's `telemetry` option. */
+  telemetry: MCPTelemetryOptions | undefined;
 }
 
 function gatewayCapabilities(upstream: UpstreamCapabilities): ServerCapabilities {
@@ -246,8 +249,8 @@ export class ProxyGateway {
   private stdio: StdioServing | undefined;
   private readonly forwarders: Array<[Set<() => void>, () => void]> = [];
   private listening: Promise<void> | undefined;
-  /** On by default as MCPServer's, when an OpenTelemetry SDK is registered. */
-  private readonly telemetry = new Telemetry('server');
+  /** The proxying client's option, on by default as MCPServer's when an OpenTelemetry SDK is registered. */
+  private readonly telemetry: Telemetry;
 
   constructor(
     private readonly upstream: GatewayUpstream,
@@ -255,6 +258,7 @@ export class ProxyGateway {
     private readonly logger: () => IMastraLogger,
   ) {
     this.connections = new Connections(logger);
+    this.telemetry = new Telemetry('server', upstream.telemetry);
     this.http = new StreamableHttpEndpoint({
       createInstance: (profile) => this.instance(profile),
       connections: this.connections,

@@ -259,6 +259,7 @@ class ClientServerProxy extends MCPClientServerProxy {
         access: this.access,
         outputSchemaOf: (tool) => this.definitions[tool]?.outputSchema,
         inputSchemaOf: (tool) => this.definitions[tool]?.inputSchema,
+        telemetry: this.source.telemetry,
       },
       () => this.label,
       () => this.logger,

@@ -100,6 +100,29 @@ describe('OpenTelemetry through a gateway and over Hono SSE', () => {
       }
     },
   );
+
+  it('a proxying client with telemetry off: its gateway traces nothing either', async () => {
+    const upstream = await served();
+    const proxying = remoteClient(cleanups, { url: upstream.mcpUrl }, { telemetry: { enabled: false } });
+    const { remote: proxy } = await proxying.toMCPServerProxies();
+    const gateway = await serveReplaceable(() => proxy as unknown as MCPServer);
+    cleanups.push(
+      () => gateway.close(),
+      async () => proxy?.close(),
+    );
+    const caller = mcpClient({ url: gateway.mcpUrl });
+    const tools = await caller.listTools();
+    expect(JSON.stringify(await run(tools.remote_weatherTool, { location: 'Oslo' }))).toContain('sunny');
+    // The caller and the upstream server trace; the gateway and its upstream hop do not, and the
+    // caller's context it passes on makes the upstream span the caller's child.
+    const spans = current().spans();
+    const calls = spans.filter((span) => span.name === 'tools/call weatherTool');
+    expect(calls).toHaveLength(2);
+    const sent = spanNamed(spans, 'tools/call weatherTool', SpanKind.CLIENT);
+    const atUpstream = spanNamed(spans, 'tools/call weatherTool', SpanKind.SERVER);
+    expect(sent.attributes['server.port']).toBe(Number(gateway.mcpUrl.port));
+    expect(parentOf(atUpstream)).toBe(sent.spanContext().spanId);
+  });
 });
 
 describe('a 2026-07-28 subscriptions/listen stream', () => {
