@@ -15,7 +15,10 @@
  *   npm run bench:client    (flags: --calls <n> per round, --warmup <n>, --rounds <n>, --servers <n>,
  *                            --latencies <ms,ms,...> for the HTTP fan-out, default 0,25,50,100,
  *                            --sections calls,http,stdio: which of 1, 2+4 and 3 to run,
- *                            --transports stdio,http: the transports of 1)
+ *                            --transports stdio,http: the transports of 1,
+ *                            --revisions 2026-07-28,2025-11-25: the servers' revisions in 1 (default the first),
+ *                            --pin <cpu>: each client process of 1 and the stdio server it spawns pinned
+ *                            together to that CPU with `taskset`, as a host's one-core container runs them)
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -36,6 +39,8 @@ const { values: flags } = parseArgs({
     latencies: { type: 'string', default: '0,25,50,100' },
     sections: { type: 'string', default: 'calls,http,stdio' },
     transports: { type: 'string', default: 'stdio,http' },
+    revisions: { type: 'string', default: MODERN },
+    pin: { type: 'string' },
   },
 });
 const CALLS = Number(flags.calls);
@@ -53,13 +58,22 @@ const CALL_LATENCY = fileURLToPath(new URL('./fixtures/call-latency.ts', import.
 const VARIANTS = ['sdk', 'mcp', 'sdk-agent', 'mcp-agent'] as const;
 type Variant = (typeof VARIANTS)[number];
 
-/** One client variant in a fresh process (bench/fixtures/call-latency.ts): its call times and CPU. */
-async function runVariant(variant: Variant, where: string): Promise<{ times: number[]; cpuUs: number }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', CALL_LATENCY, variant, where, String(CALLS), String(WARMUP)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/**
+ * One client variant in a fresh process (bench/fixtures/call-latency.ts): its call times and CPU.
+ * With `--pin`, `taskset` starts it on that CPU alone, and the stdio server it spawns inherits it.
+ */
+async function runVariant(
+  variant: Variant,
+  where: string,
+  revision: string,
+): Promise<{ times: number[]; cpuUs: number }> {
+  const args = ['--import', 'tsx', CALL_LATENCY, variant, where, String(CALLS), String(WARMUP), revision];
+  const child =
+    flags.pin === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', flags.pin, process.execPath, ...args], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
@@ -74,7 +88,7 @@ async function runVariant(variant: Variant, where: string): Promise<{ times: num
  * rotating order each round: the raw SDK `callTool()`, MCPClient's `execute()`, and both behind the
  * tool wrapper a Mastra Agent puts around every tool (`makeCoreTool`).
  */
-async function latency(transport: 'stdio' | 'http'): Promise<string[]> {
+async function latency(transport: 'stdio' | 'http', revision: string): Promise<string[]> {
   const http = transport === 'http' ? await httpEchoServers(1) : undefined;
   const where = http ? String(http.urls[0]) : 'stdio';
   const samples = Object.fromEntries(
@@ -83,7 +97,7 @@ async function latency(transport: 'stdio' | 'http'): Promise<string[]> {
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < VARIANTS.length; i++) {
       const variant = VARIANTS[(round + i) % VARIANTS.length] as Variant;
-      const { times, cpuUs } = await runVariant(variant, where);
+      const { times, cpuUs } = await runVariant(variant, where, revision);
       samples[variant]?.times.push(...times);
       samples[variant]?.cpu.push(cpuUs);
     }
@@ -99,7 +113,7 @@ async function latency(transport: 'stdio' | 'http'): Promise<string[]> {
   };
   const row = (variant: Variant, label: string, ratios: string) => {
     const { p50, p99, cpu } = figure(variant);
-    return `| ${transport} | ${label} | ${ms(p50)} | ${ms(p99)} | ${cpu.toFixed(0)} us | ${ratios} |`;
+    return `| ${transport} ${revision} | ${label} | ${ms(p50)} | ${ms(p99)} | ${cpu.toFixed(0)} us | ${ratios} |`;
   };
   return [
     row('sdk', 'raw SDK `callTool()`', ''),
@@ -270,8 +284,10 @@ if (SECTIONS.has('calls')) {
   console.log(
     '\n| transport | client | p50 | p99 | client CPU per call | ratio p50 / p99 / CPU |\n|---|---|---|---|---|---|',
   );
+  if (flags.pin !== undefined) console.log(`(each client and its stdio server pinned to CPU ${flags.pin})`);
   for (const transport of flags.transports.split(',') as ('stdio' | 'http')[]) {
-    for (const line of await latency(transport)) console.log(line);
+    for (const revision of flags.revisions.split(','))
+      for (const line of await latency(transport, revision)) console.log(line);
   }
 }
 if (SECTIONS.has('http')) for (const line of await httpFanOut()) console.log(line);
