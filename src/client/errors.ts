@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { MCPErrorCode } from '../errors.js';
+import { timedOut } from '../shared/request-timeout.js';
 import type { MCPErrorDetail } from './types.js';
 
 export function messageOf(error: unknown): string {
@@ -128,13 +129,8 @@ export function describeCause(error: unknown, timeout?: TimeoutSetting): string 
     // The status, not the page that came with it (a proxy's HTML).
     const http = statusOf(candidate);
     if (http !== undefined) return httpCause(http);
-    // The SDK gives a request its caller aborted the same code, without the timeout in its data:
-    // that one is told by its reason, the message the caller has.
-    if (
-      candidate instanceof SdkError &&
-      candidate.code === SdkErrorCode.RequestTimeout &&
-      timedOut(candidate)
-    )
+    // Not a request its caller aborted (the SDK gives it the same code): the caller's reason tells that one.
+    if (candidate instanceof SdkError && timedOut(candidate))
       return timeout === undefined
         ? 'timed out'
         : `timed out: no answer within ${timeout.ms} ms (${timeout.option})`;
@@ -150,10 +146,6 @@ export function describeCause(error: unknown, timeout?: TimeoutSetting): string 
     if (known) return `${known} (${code})`;
   }
   return undefined;
-}
-
-function timedOut(error: SdkError): boolean {
-  return (error.data as { timeout?: unknown } | undefined)?.timeout !== undefined;
 }
 
 export function errorDetail(error: unknown): MCPErrorDetail {

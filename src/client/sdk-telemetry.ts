@@ -9,6 +9,7 @@ import {
   Client,
   type ClientContext,
   type ClientOptions,
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCRequest,
@@ -79,8 +80,9 @@ export class TelemetryClient extends Client {
       this.tap.abandon(error);
       throw error;
     }
-    // A probe still unanswered once connected is one the SDK stopped waiting for.
-    this.tap.abandon(new SdkError(SdkErrorCode.RequestTimeout, 'server/discover timed out unanswered'));
+    // A probe still unanswered once connected is one the SDK stopped waiting for, after its timeout.
+    const timeout = options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+    this.tap.abandon(new SdkError(SdkErrorCode.RequestTimeout, 'server/discover timed out', { timeout }));
     // 2026-07-28 HTTP has no session; a stdio connection counts as one.
     if (this.getProtocolEra() === 'legacy' || this.network['network.transport'] === 'pipe')
       this.session.start();

@@ -73,18 +73,26 @@ export function taskListenRequest(message: unknown): TaskListenRequest | undefin
   };
 }
 
+interface Acknowledgement {
+  method?: unknown;
+  params?: { notifications?: Record<string, unknown>; _meta?: Record<string, unknown> };
+}
+
+/** The listen request a message acknowledges (its subscription id), or undefined for any other message. */
+export function acknowledgedListen(message: unknown): RequestId | undefined {
+  const notification = message as Acknowledgement | undefined;
+  if (notification?.method !== ACKNOWLEDGED_NOTIFICATION) return undefined;
+  return notification.params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId | undefined;
+}
+
 /** The SDK's acknowledgement of `id` with the followed task ids added, or undefined for any other message. */
 export function withTaskIds(message: unknown, id: RequestId, taskIds: string[]): unknown {
-  const notification = message as {
-    method?: unknown;
-    params?: { notifications?: Record<string, unknown>; _meta?: Record<string, unknown> };
-  };
-  if (notification?.method !== ACKNOWLEDGED_NOTIFICATION) return undefined;
+  if (acknowledgedListen(message) !== id) return undefined;
+  const notification = message as Acknowledgement;
   const params = notification.params;
-  if (params?._meta?.[SUBSCRIPTION_ID_META_KEY] !== id) return undefined;
   return {
     ...notification,
-    params: { ...params, notifications: { ...params.notifications, [LISTEN_TASK_IDS_KEY]: taskIds } },
+    params: { ...params, notifications: { ...params?.notifications, [LISTEN_TASK_IDS_KEY]: taskIds } },
   };
 }
 

@@ -10,18 +10,14 @@ import {
   isJSONRPCRequest,
   type JSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
-  SUBSCRIPTION_ID_META_KEY,
+  type RequestId,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { MCPAttributes } from '../../shared/telemetry/attributes.js';
 import type { Telemetry } from '../../shared/telemetry/telemetry.js';
-import { LISTEN_METHOD } from '../tasks/listen.js';
-import { WireScreen } from './wire-screen.js';
-
-type RequestId = string | number;
-
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+import { acknowledgedListen, LISTEN_METHOD } from '../tasks/listen.js';
+import { cancelledRequest, WireScreen } from './wire-screen.js';
 
 interface Listening {
   /** Ends the span: acknowledged (no error) or refused. */
@@ -83,16 +79,14 @@ export class ListenTelemetryWire extends WireScreen {
         );
       return;
     }
-    const cancelled = message as { method?: string; params?: { requestId?: RequestId } };
-    if (cancelled.method === 'notifications/cancelled' && cancelled.params?.requestId !== undefined)
-      this.ended(cancelled.params.requestId);
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) this.ended(cancelled);
   }
 
   private sent(message: JSONRPCMessage): void {
-    const notification = message as { method?: string; params?: { _meta?: Record<string, unknown> } };
-    if (notification.method === ACKNOWLEDGED) {
-      const id = notification.params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId | undefined;
-      const listening = id === undefined ? undefined : this.listening.get(id);
+    const acknowledged = acknowledgedListen(message);
+    if (acknowledged !== undefined) {
+      const listening = this.listening.get(acknowledged);
       listening?.settle?.();
       if (listening) listening.settle = undefined;
       return;

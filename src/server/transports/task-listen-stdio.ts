@@ -11,7 +11,7 @@ import { asError } from '../../errors.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
-import { WireScreen } from './wire-screen.js';
+import { cancelledRequest, WireScreen } from './wire-screen.js';
 
 type RequestId = string | number;
 
@@ -79,9 +79,8 @@ export class TaskListenWire extends WireScreen {
         .catch((failure: unknown) => this.report(failure));
       return;
     }
-    const cancelled = message as { method?: string; params?: { requestId?: RequestId } };
-    if (cancelled.method === 'notifications/cancelled' && cancelled.params?.requestId !== undefined)
-      this.stop(cancelled.params.requestId);
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) this.stop(cancelled);
     this.onmessage?.(forwarded as JSONRPCMessage, extra);
   }
 

@@ -3,6 +3,7 @@
  * `{mcp.method.name} {target}` (the tool or prompt name; never a resource URI, which would make
  * names unbounded), the attributes its params give, and how it ended (`error.type`).
  */
+import { REQUEST_TIMEOUT, timedOut } from '../request-timeout.js';
 import type { MCPAttributes } from './attributes.js';
 
 type Params = Record<string, unknown> | undefined;
@@ -52,21 +53,17 @@ export function failureInResult(result: unknown): Failure | undefined {
 
 /**
  * A thrown error as the conventions classify it: a JSON-RPC error by its code (a handler's plain
- * error is answered as -32603, Internal error), an SDK timeout as `timeout` (the SDK gives the same
- * code to a request its caller aborted, without the timeout in its data: that is `cancelled`),
+ * error is answered as -32603, Internal error), an SDK timeout as `timeout` and a request its
+ * caller aborted, which the SDK gives the same code, as `cancelled` (request-timeout.ts),
  * another SDK error by its code in lower case, anything else `_OTHER`.
  */
 export function failureOf(error: unknown, { answeredAsInternal }: { answeredAsInternal: boolean }): Failure {
-  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : undefined;
   const described = (failure: Failure): Failure =>
     text === undefined ? failure : { ...failure, message: text };
   if (typeof code === 'number') return described({ type: String(code), code: String(code) });
-  if (code === 'REQUEST_TIMEOUT') {
-    const timedOut =
-      (data as { timeout?: unknown } | undefined)?.timeout !== undefined || /timed out/i.test(text ?? '');
-    return described({ type: timedOut ? 'timeout' : 'cancelled' });
-  }
+  if (code === REQUEST_TIMEOUT) return described({ type: timedOut(error) ? 'timeout' : 'cancelled' });
   if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return described({ type: code.toLowerCase() });
   if (answeredAsInternal) return described({ type: '-32603', code: '-32603' });
   return described({ type: '_OTHER' });
