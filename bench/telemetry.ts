@@ -8,11 +8,13 @@
  *     through a BatchSpanProcessor, or `--processor simple`; a metric reader): two spans, two measurements and the `_meta`
  *     context per call. Nothing is registered globally, so `no-sdk` stays SDK-free beside it.
  * Calls alternate between the three in blocks, rotating the order, so that a busy machine slows
- * them alike; each block's process CPU is the variant's. Medians are reported against `off`.
+ * them alike; each block's process CPU is the variant's. Medians are reported against `off`, pooled
+ * and as the median over rounds of each block's figure against `off`'s block in the same round.
  * `--sdk-ops` attributes the `sdk` row: a fourth variant, `sdk-ops`, is `off` with the SDK's own
  * operations for one call done around it by the bench (two spans with the same attributes, two
- * histogram records, W3C traceparent out and back in), and the same operations are timed in a bare
- * loop without MCP.
+ * histogram records, W3C traceparent out and back in) and the client span's traceparent sent in the
+ * call's `_meta` (the server definition's `traceContext`), and the same operations are timed in a
+ * bare loop without MCP.
  *
  *   npm run build && npm run bench:telemetry   (flags: --calls <n> per variant, --warmup <n>, --block <n>,
  *                                              --processor batch|simple, --sdk-ops)
@@ -91,6 +93,9 @@ const REVISION = { 'mcp.protocol.version': '2026-07-28', 'network.transport': 't
 const SERVER = { 'server.address': '127.0.0.1', 'server.port': 80 };
 const PEER = { 'client.address': '127.0.0.1', 'client.port': 50000 };
 
+/** The traceparent `sdkOps` sends with its call, in `_meta` as the instrumented client does. */
+let carried: string | undefined;
+
 /** What the SDK does for one instrumented call, with `call` where the request goes out and is served. */
 async function sdkOps(call: Call): Promise<unknown> {
   const started = performance.now();
@@ -98,6 +103,7 @@ async function sdkOps(call: Call): Promise<unknown> {
   const client = tracer.startSpan('tools/call echo', { kind: SpanKind.CLIENT, attributes }, ROOT_CONTEXT);
   const { traceId, spanId, traceFlags } = client.spanContext();
   const traceparent = `00-${traceId}-${spanId}-0${traceFlags.toString(16)}`;
+  carried = traceparent;
   const [, remoteTrace = '', remoteSpan = '', flags = ''] = traceparent.split('-');
   const parent = trace.setSpanContext(ROOT_CONTEXT, {
     traceId: remoteTrace,
@@ -121,7 +127,10 @@ async function sdkOps(call: Call): Promise<unknown> {
 }
 
 /** One MCPServer on its own port and an MCPClient calling its tool, both with `telemetry`. */
-async function pair(telemetry: MCPTelemetryOptions): Promise<{ call: Call; close: () => Promise<void> }> {
+async function pair(
+  telemetry: MCPTelemetryOptions,
+  traceContext?: () => { traceparent: string } | undefined,
+): Promise<{ call: Call; close: () => Promise<void> }> {
   const server = new MCPServer({ name: 'bench', version: '1.0.0', tools: { echo }, telemetry });
   const listener = http.createServer((req, res) => {
     void server.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
@@ -131,7 +140,13 @@ async function pair(telemetry: MCPTelemetryOptions): Promise<{ call: Call; close
   const client = new MCPClient({
     registerProcessHooks: false,
     telemetry,
-    servers: { bench: { url: new URL(`http://127.0.0.1:${port}/mcp`), protocolVersion: '2026-07-28' } },
+    servers: {
+      bench: {
+        url: new URL(`http://127.0.0.1:${port}/mcp`),
+        protocolVersion: '2026-07-28',
+        ...(traceContext ? { traceContext } : {}),
+      },
+    },
   });
   const tool = (await client.listTools()).bench_echo as {
     execute: (input: unknown, ctx: unknown) => Promise<unknown>;
@@ -152,7 +167,14 @@ const load = () =>
     .join(' ');
 console.log(`load average at start: ${load()}`);
 const pairs = Object.fromEntries(
-  await Promise.all(VARIANTS.map(async (variant) => [variant, await pair(OPTIONS[variant])] as const)),
+  await Promise.all(
+    VARIANTS.map(async (variant) => {
+      // `sdk-ops` carries its traceparent on the wire too: propagation is part of the floor.
+      const traceContext =
+        variant === 'sdk-ops' ? () => (carried ? { traceparent: carried } : undefined) : undefined;
+      return [variant, await pair(OPTIONS[variant], traceContext)] as const;
+    }),
+  ),
 ) as Record<Variant, { call: Call; close: () => Promise<void> }>;
 if (pairs['sdk-ops']) {
   const { call } = pairs['sdk-ops'];
@@ -160,7 +182,9 @@ if (pairs['sdk-ops']) {
 }
 for (const variant of VARIANTS) for (let i = 0; i < Number(flags.warmup); i++) await pairs[variant].call();
 
-const samples = Object.fromEntries(VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]));
+const samples = Object.fromEntries(
+  VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[], blockP50: [] as number[] }]),
+);
 const block = Number(flags.block);
 const blocks = Math.ceil(Number(flags.calls) / block);
 for (let b = 0; b < blocks; b++) {
@@ -168,12 +192,15 @@ for (let b = 0; b < blocks; b++) {
     const variant = VARIANTS[(b + i) % VARIANTS.length] as Variant;
     const { call } = pairs[variant];
     const cpu = process.cpuUsage();
+    const times: number[] = [];
     for (let c = 0; c < block; c++) {
       const started = performance.now();
       await call();
-      samples[variant]?.times.push(performance.now() - started);
+      times.push(performance.now() - started);
     }
     const used = process.cpuUsage(cpu);
+    samples[variant]?.times.push(...times);
+    samples[variant]?.blockP50.push(median(times));
     samples[variant]?.cpu.push((used.user + used.system) / block);
   }
   exporter.reset();
@@ -184,16 +211,24 @@ const figure = (variant: Variant) => {
   const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
   return { p50: median(times), cpu: median(cpu) };
 };
+/** The median over rounds of a block's figure against `off`'s block of the same round. */
+const roundRatio = (variant: Variant, of: 'blockP50' | 'cpu') => {
+  const mine = samples[variant]?.[of] ?? [];
+  const off = samples.off?.[of] ?? [];
+  return median(mine.map((value, round) => value / (off[round] ?? value)));
+};
 const base = figure('off');
 console.log(
   `tool call over Streamable HTTP 2026-07-28, client and server in one process; ${blocks * block} calls per variant in blocks of ${block}; ${flags.processor} span processor`,
 );
-console.log('| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off |');
-console.log('| --- | --- | --- | --- | --- |');
+console.log(
+  '| telemetry | p50 per call | CPU per call | p50 vs off | CPU vs off | per-round p50 vs off | per-round CPU vs off |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const variant of VARIANTS) {
   const { p50, cpu } = figure(variant);
   console.log(
-    `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} |`,
+    `| ${variant} | ${ms(p50)} | ${cpu.toFixed(0)} us | ${ratio(p50 / base.p50)} | ${ratio(cpu / base.cpu)} | ${ratio(roundRatio(variant, 'blockP50'))} | ${ratio(roundRatio(variant, 'cpu'))} |`,
   );
 }
 if (flags['sdk-ops']) {

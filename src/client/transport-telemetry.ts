@@ -116,9 +116,11 @@ export class TransportTap {
   }
 
   private answered(message: JSONRPCMessage): void {
-    if (isJSONRPCResultResponse(message)) this.settle(message.id, (answer) => answer.resolve(message.result));
-    else if (isJSONRPCErrorResponse(message) && message.id !== undefined)
-      this.settle(message.id, (answer) => answer.reject(message.error));
+    const id = (message as { id?: string | number }).id;
+    // Most answers are to the funnels' requests, which no raw request awaits: no schema check for those.
+    if (id === undefined || !this.answers.has(id)) return;
+    if (isJSONRPCResultResponse(message)) this.settle(id, (answer) => answer.resolve(message.result));
+    else if (isJSONRPCErrorResponse(message)) this.settle(id, (answer) => answer.reject(message.error));
   }
 
   private settle(id: string | number, act: (answer: Answer) => void): void {

@@ -2,19 +2,26 @@
  * One trace from a Mastra Agent's tool call into a tool's own work, OpenTelemetry beside Mastra's
  * observability (the two name the same caller span), and interoperability with the SDK's own
  * client and server: a trace a plain SDK client propagates in `_meta` continues in MCPServer, and a
- * plain SDK McpServer reads MCPClient's `traceparent`.
+ * plain SDK McpServer reads MCPClient's `traceparent`; with the app's propagators registered,
+ * `tracestate` and `baggage` cross the wire too.
  */
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { McpServer } from '@modelcontextprotocol/server';
-import { SpanKind, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
+import {
+  CompositePropagator,
+  TraceState,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallingModel } from '../../examples/mock-model.js';
 import { MCPClient, MCPServer } from '../../src/index.js';
 import { CALLER, CALLER_TRACEPARENT, linksOf, servedTraced } from '../fixtures/traced.js';
 import { connectHttp, serveHttp } from '../helpers.js';
-import { registeredEachTest, spanNamed } from '../support/otel.js';
+import { registeredEachTest, sentAndServed as sentAndServedOf, spanNamed } from '../support/otel.js';
 import { serveSdkOverHttp } from '../support/sdk-http.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -147,5 +154,53 @@ describe('interoperability with the SDK’s own client and server', () => {
     const clientSpan = spanNamed(current().spans(), 'tools/call whoCalls', SpanKind.CLIENT);
     const { traceId, spanId } = clientSpan.spanContext();
     expect(seen).toEqual([`00-${traceId}-${spanId}-01`]);
+  });
+});
+
+describe('the app’s registered propagators', () => {
+  it('W3C trace context and baggage: tracestate and baggage cross the wire into the tool', async () => {
+    propagation.setGlobalPropagator(
+      new CompositePropagator({
+        propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+      }),
+    );
+    cleanups.push(async () => propagation.disable());
+    const seen: Array<string | undefined> = [];
+    const server = new MCPServer({
+      name: 'S',
+      version: '1.0.0',
+      tools: {
+        whoCalls: createTool({
+          id: 'whoCalls',
+          description: 'Reads the baggage it runs under.',
+          inputSchema: z.object({}),
+          execute: async () => {
+            seen.push(propagation.getActiveBaggage()?.getEntry('tenant')?.value);
+            return 'ok';
+          },
+        }),
+      },
+    });
+    const served = await serveHttp(server);
+    cleanups.push(
+      () => server.close(),
+      () => served.close(),
+    );
+    const tools = await mcpClient(served.mcpUrl).listTools();
+    const appSpan = trace.wrapSpanContext({
+      traceId: CALLER.traceId,
+      spanId: CALLER.spanId,
+      traceFlags: TraceFlags.SAMPLED,
+      traceState: new TraceState('vendor=blue'),
+    });
+    const caller = propagation.setBaggage(
+      trace.setSpan(ROOT_CONTEXT, appSpan),
+      propagation.createBaggage({ tenant: { value: 'acme' } }),
+    );
+    await context.with(caller, () => tools.remote_whoCalls?.execute?.({}, {} as never));
+    expect(seen).toEqual(['acme']);
+    const { sent, served: handled } = sentAndServedOf(current().spans(), 'tools/call whoCalls');
+    expect(sent.parentSpanContext?.spanId).toBe(CALLER.spanId);
+    expect(handled.parentSpanContext?.traceState?.serialize()).toBe('vendor=blue');
   });
 });

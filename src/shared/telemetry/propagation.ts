@@ -1,14 +1,17 @@
 /**
  * OpenTelemetry context in `params._meta` (`traceparent`, `tracestate`, `baggage`, unprefixed as
  * the conventions and SEP-414 say). The app's configured propagator injects and extracts; when it
- * writes or finds no `traceparent` (no propagator registered, or one for another format) the W3C
- * value is written or read directly, so the trace still crosses the wire.
+ * writes or finds no `traceparent` (one for another format) or none is registered, the W3C value
+ * is written or read directly, so the trace still crosses the wire.
  */
 import type { Context, Span } from '@opentelemetry/api';
 import { receivedTraceContext } from '../trace-context.js';
 import type { OtelApi } from './telemetry-api.js';
 
 const CARRIER_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+
+/** Whether the app registered a propagator: the API's no-op one names no fields. */
+const propagating = (api: OtelApi): boolean => api.propagation.fields().length > 0;
 
 /** `meta` (copied) with the keys naming `span` in `context` (the span set in it) added. */
 export function injectedMeta(
@@ -18,7 +21,7 @@ export function injectedMeta(
   meta: unknown,
 ): Record<string, unknown> {
   const carrier: Record<string, string> = {};
-  api.propagation.inject(context, carrier);
+  if (propagating(api)) api.propagation.inject(context, carrier);
   const spanContext = span.spanContext();
   if (carrier.traceparent === undefined && api.trace.isSpanContextValid(spanContext)) {
     const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
@@ -38,8 +41,10 @@ export function extractedContext(
   // Only values the shared parser accepts reach the propagator: they are untrusted input.
   const received = receivedTraceContext(meta);
   if (!received) return base;
-  const extracted = api.propagation.extract(base, received);
-  if (api.trace.getSpanContext(extracted) !== api.trace.getSpanContext(base)) return extracted;
+  if (propagating(api)) {
+    const extracted = api.propagation.extract(base, received);
+    if (api.trace.getSpanContext(extracted) !== api.trace.getSpanContext(base)) return extracted;
+  }
   // No propagator read it: the parser accepted it, so it is `{version}-{traceId}-{spanId}-{flags}`.
   const { traceparent } = received;
   return api.trace.setSpanContext(base, {
