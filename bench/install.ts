@@ -2,7 +2,9 @@
  * What every install of mastra-mcp pays, measured on the built package (run `npm run build` first):
  *   1. `import()` time and RSS of the package entries next to `@mastra/core/tools` (what any
  *      Mastra app loads anyway) and a process that imports nothing, each in a fresh `node`
- *      child (medians of --runs); `mastra-mcp/redis` and what the main entry leaves to the first
+ *      child (medians of --runs), and each entry against the SDK entries it stands on (issue 32:
+ *      `mastra-mcp` against the tools, SDK client and SDK server entries, `mastra-mcp/server`
+ *      against the tools and SDK server entries); `mastra-mcp/redis` and what the main entry leaves to the first
  *      legacy SSE connection (the deprecated SDK package, Hono's streaming helper) on top of it;
  *      and a floor: the main entry with the SDK entries and `@mastra/core`'s logger, observability
  *      and signals replaced by empty modules (bench/fixtures/stub-imports.mjs), which is what
@@ -70,6 +72,11 @@ const imports: [string, string[], string?][] = [
   ['mastra-mcp', ['mastra-mcp']],
   ['@mastra/core/tools, then the SDK client entry', ['@mastra/core/tools', '@modelcontextprotocol/client']],
   ['@mastra/core/tools, then the SDK server entry', ['@mastra/core/tools', '@modelcontextprotocol/server']],
+  [
+    '@mastra/core/tools, then the SDK client and server entries',
+    ['@mastra/core/tools', '@modelcontextprotocol/client', '@modelcontextprotocol/server'],
+  ],
+  ['mastra-mcp/server', ['mastra-mcp/server']],
   ['mastra-mcp, then mastra-mcp/redis', ['mastra-mcp', 'mastra-mcp/redis']],
   [
     'mastra-mcp, then what startSSE/startHonoSSE load',
@@ -100,6 +107,14 @@ for (const [index, [label]] of imports.entries()) {
     `  ${label.padEnd(66)} ${ms.toFixed(0).padStart(5)} ms  RSS ${median(sample.rss).toFixed(1).padStart(6)} MB${versus}`,
   );
 }
+
+/** Row `label`'s median against row `base`'s: each entry against the SDK entries it stands on. */
+const against = (label: string, base: string) => {
+  const of = (name: string) => median(samples[imports.findIndex(([row]) => row === name)]?.ms ?? []);
+  console.log(`  ${label} against ${base}: ${(of(label) / of(base)).toFixed(2)}x`);
+};
+against('mastra-mcp', '@mastra/core/tools, then the SDK client and server entries');
+against('mastra-mcp/server', '@mastra/core/tools, then the SDK server entry');
 
 if (!flags['no-install']) {
   const work = mkdtempSync(join(tmpdir(), 'mastra-mcp-install-'));

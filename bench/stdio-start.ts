@@ -4,8 +4,9 @@
  * 1 s for this answer), and the time to the answer's line on stdout is taken. Each sample is a
  * fresh `node` process of bench/fixtures/stdio-start-server.mjs; rounds interleave the variants
  * and medians are reported:
- *   - `mcp`: MCPServer (the built package) with three tools, then with an Agent, then with an
- *     Agent and a workflow;
+ *   - `mcp`: MCPServer (the built package, imported from `mastra-mcp`) with three tools, then with
+ *     an Agent, then with an Agent and a workflow;
+ *   - `mcp-server`: the same imported from `mastra-mcp/server`, the server side alone;
  *   - `sdk`: the raw SDK's McpServer publishing the same three tools, with the same imports beside
  *     it (@mastra/core/tools, and the agent and workflow modules for those shapes).
  * The package's share is the difference of the two medians for each shape.
@@ -27,9 +28,12 @@ import { MODERN, median, ratio } from './support.js';
 const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
 const RUNS = Number(flags.runs);
 const SERVER = fileURLToPath(new URL('./fixtures/stdio-start-server.mjs', import.meta.url));
-const ENTRY = pathToFileURL(fileURLToPath(new URL('../dist/index.mjs', import.meta.url))).href;
+const built = (file: string) =>
+  pathToFileURL(fileURLToPath(new URL(`../dist/${file}`, import.meta.url))).href;
+/** The package entry each MCPServer variant imports. */
+const ENTRIES: Record<string, string> = { mcp: built('index.mjs'), 'mcp-server': built('server.mjs') };
 const SHAPES = ['tools', 'agent', 'workflow'] as const;
-const SERVERS = ['sdk', 'mcp'] as const;
+const SERVERS = ['sdk', 'mcp', 'mcp-server'] as const;
 
 const DISCOVER = `${JSON.stringify({
   jsonrpc: '2.0',
@@ -48,8 +52,8 @@ const DISCOVER = `${JSON.stringify({
 function sample(server: string, shape: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [SERVER, server, shape], {
-      env: { ...process.env, MASTRA_MCP_ENTRY: ENTRY },
+    const child = spawn(process.execPath, [SERVER, server === 'sdk' ? 'sdk' : 'mcp', shape], {
+      env: { ...process.env, MASTRA_MCP_ENTRY: ENTRIES[server] },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     child.stdin.write(DISCOVER);
@@ -71,20 +75,22 @@ console.log(
 );
 for (let round = 0; round < RUNS; round++) {
   for (const shape of SHAPES) {
-    for (const server of round % 2 === 0 ? SERVERS : [...SERVERS].reverse()) {
+    // The order rotates each round, so that no variant always runs first.
+    for (let i = 0; i < SERVERS.length; i++) {
+      const server = SERVERS[(round + i) % SERVERS.length] as (typeof SERVERS)[number];
       const key = `${server} ${shape}`;
       times.set(key, [...(times.get(key) ?? []), await sample(server, shape)]);
     }
   }
 }
 console.log(
-  "\n| server | raw SDK, same imports | MCPServer | ratio | the package's share |\n|---|---:|---:|---:|---:|",
+  '\n| server | raw SDK, same imports | MCPServer from `mastra-mcp` | its share | MCPServer from `mastra-mcp/server` | its share |\n|---|---:|---:|---:|---:|---:|',
 );
 for (const shape of SHAPES) {
-  const sdk = median(times.get(`sdk ${shape}`) ?? []);
-  const mcp = median(times.get(`mcp ${shape}`) ?? []);
+  const [sdk, mcp, server] = SERVERS.map((name) => median(times.get(`${name} ${shape}`) ?? []));
+  const share = (value = 0) => `${(value - (sdk ?? 0)).toFixed(0)} ms (${ratio(value / (sdk ?? 1))})`;
   console.log(
-    `| ${shape} | ${sdk.toFixed(0)} ms | ${mcp.toFixed(0)} ms | ${ratio(mcp / sdk)} | ${(mcp - sdk).toFixed(0)} ms |`,
+    `| ${shape} | ${sdk?.toFixed(0)} ms | ${mcp?.toFixed(0)} ms | ${share(mcp)} | ${server?.toFixed(0)} ms | ${share(server)} |`,
   );
 }
 console.log(`\nload average at the end: ${loadavg()[0]?.toFixed(2)}`);

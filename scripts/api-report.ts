@@ -1,5 +1,5 @@
 /**
- * The public API report: what `mastra-mcp` and `mastra-mcp/redis` export, as the built
+ * The public API report: what `mastra-mcp`, `mastra-mcp/redis` and `mastra-mcp/server` export, as the built
  * declarations (`dist/main.d.mts`, `dist/main-redis.d.mts` and the chunks they import) declare it.
  * For each entry, the exported names, then every declaration reachable from them (exported or
  * not: a consumer sees both), sorted by name and printed without comments. What the bundler makes
@@ -14,7 +14,11 @@ import { join, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** Report file (under etc/api/) -> the built entry it describes. */
-export const API_ENTRIES = { 'index.d.mts': 'main.d.mts', 'redis.d.mts': 'main-redis.d.mts' } as const;
+export const API_ENTRIES = {
+  'index.d.mts': 'main.d.mts',
+  'redis.d.mts': 'main-redis.d.mts',
+  'server.d.mts': 'main-server.d.mts',
+} as const;
 
 export type ApiReport = Record<keyof typeof API_ENTRIES, string>;
 

@@ -3,8 +3,9 @@
  * (`server_tool`), fans listings out concurrently with per-server errors, manages instances and
  * process hooks. Connections open lazily, on the first operation that needs them.
  */
-import { ConsoleLogger, type IMastraLogger, LogLevel } from '@mastra/core/logger';
+import type { IMastraLogger } from '@mastra/core/logger';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { consoleLogger } from '../shared/console-logger.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import { Telemetry } from '../shared/telemetry/telemetry.js';
 import {
@@ -98,7 +99,7 @@ export class MCPClientCore<TServers = never> {
   private readonly authenticators = new Map<string, ServerAuthenticator>();
   private hooked = false;
   /** Shows warnings and errors (a stdio server's among them: stderr-lines.ts) until replaced. */
-  logger: IMastraLogger = new ConsoleLogger({ name: 'MCPClient', level: LogLevel.WARN });
+  logger: IMastraLogger = consoleLogger('MCPClient', 'warn');
 
   readonly resources!: MCPClientResources;
   readonly prompts!: MCPClientPrompts;

@@ -5,7 +5,6 @@
  */
 import type { Agent } from '@mastra/core/agent';
 import { MastraError } from '@mastra/core/error';
-import { createObservabilityContext } from '@mastra/core/observability';
 import { isValidationError, isVercelTool } from '@mastra/core/tools';
 import type { CallToolResult, Tool as WireTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import { TASK_SUPPORT_META_KEY } from '../shared/tasks-wire.js';
 import { askAgent } from './agent-runs.js';
 import { withUiLink } from './app-resources.js';
 import { clip } from './issues.js';
+import { observabilityContext } from './observability.js';
 import { publishable } from './publishable-tool.js';
 import { isTaskSupport, type MCPTaskSupport } from './tasks/types.js';
 import type { ToolInvocation } from './tool-invocation.js';
@@ -179,7 +179,7 @@ function mastraToolEntry(name: string, tool: MastraToolLike): ToolEntry {
         ...(invocation.toolCallId
           ? { toolCallId: invocation.toolCallId, messages: invocation.messages ?? [] }
           : {}),
-        ...(invocation.tracingContext ? createObservabilityContext(invocation.tracingContext) : {}),
+        ...(invocation.tracingContext ? await observabilityContext(invocation.tracingContext) : {}),
       });
       if (isValidationError(output)) {
         if (output.message.includes('input validation')) throw new ToolArgumentsError(name, [output.message]);

@@ -15,14 +15,7 @@
  */
 
 import type { Mastra } from '@mastra/core/mastra';
-import {
-  type AnySpan,
-  EntityType,
-  executeWithContext,
-  getOrCreateSpan,
-  SpanType,
-  type TracingContext,
-} from '@mastra/core/observability';
+import type { AnySpan, TracingContext } from '@mastra/core/observability';
 import type { RequestContext } from '@mastra/core/request-context';
 import {
   CLIENT_INFO_META_KEY,
@@ -39,6 +32,7 @@ import {
   parseTraceparent,
   receivedTraceContext,
 } from '../shared/trace-context.js';
+import { observability } from './observability.js';
 import type { ToolEntry } from './tool-entry.js';
 
 /** What tracing reads of a server: MCPServer's protocol host, or a proxy's gateway. */
@@ -65,15 +59,15 @@ export function exposeTraceContext(requestContext: RequestContext, trace: Reques
   if (trace.received) requestContext.set(TRACE_CONTEXT_KEY, trace.received);
 }
 
-function startRequestSpan(
+async function startRequestSpan(
+  mastra: Mastra,
   host: TracedHost,
   server: Server,
   ctx: ServerContext,
   target: string,
   caller: MCPTraceContext | undefined,
-): AnySpan | undefined {
-  const mastra = host.mastra();
-  if (!mastra) return undefined;
+): Promise<AnySpan | undefined> {
+  const { EntityType, getOrCreateSpan, SpanType } = await observability();
   // 2026-07-28 requests carry client identity and revision per request; legacy ones had initialize.
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const client =
@@ -136,7 +130,8 @@ export async function traced<R extends object>(
   handle: (trace: RequestTrace) => Promise<R>,
 ): Promise<R> {
   const received = receivedTraceContext(ctx.mcpReq._meta);
-  const span = startRequestSpan(host, server, ctx, target, received);
+  const mastra = host.mastra();
+  const span = mastra && (await startRequestSpan(mastra, host, server, ctx, target, received));
   if (!span?.isValid) return handle({ received, tracingContext: undefined });
   try {
     const result = await handle({ received, tracingContext: { currentSpan: span } });
@@ -158,7 +153,10 @@ export async function inToolSpan<T>(
   args: unknown,
   run: (tracingContext: TracingContext | undefined) => Promise<T>,
 ): Promise<T> {
-  const span = tracingContext?.currentSpan?.createChildSpan({
+  const parent = tracingContext?.currentSpan;
+  if (!parent) return run(tracingContext);
+  const { EntityType, executeWithContext, SpanType } = await observability();
+  const span = parent.createChildSpan({
     type: SpanType.TOOL_CALL,
     name: `tool: '${entry.name}'`,
     input: args,

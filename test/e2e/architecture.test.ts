@@ -73,12 +73,24 @@ const FORBIDDEN: readonly { from: string; to: string; doors?: readonly string[];
   {
     from: 'index.ts',
     to: 'compat',
-    doors: ['compat/index.ts'],
-    why: 'the public entry takes the compat shims through their one door',
+    // compat/server.ts through server-entry.ts, which index.ts re-exports.
+    doors: ['compat/index.ts', 'compat/server.ts'],
+    why: 'the public entry takes the compat shims through their doors',
   },
-  // Every part of src/ but the compat room itself and the public entry, which exports from its door.
+  {
+    from: 'server-entry.ts',
+    to: 'compat',
+    doors: ['compat/server.ts'],
+    why: 'the server entry takes the public MCPServer alone, so it loads nothing of the client side',
+  },
+  {
+    from: 'server-entry.ts',
+    to: 'client',
+    why: 'the server entry loads nothing of the client side',
+  },
+  // Every part of src/ but the compat room itself and the public entries, which export from it.
   ...readdirSync(src)
-    .filter((part) => part !== 'compat' && part !== 'index.ts')
+    .filter((part) => part !== 'compat' && part !== 'index.ts' && part !== 'server-entry.ts')
     .map((from) => ({
       from,
       to: 'compat',

@@ -1,6 +1,6 @@
 /**
  * The package as a user installs it: what `npm pack` puts in the tarball, and the built entry
- * points (`dist/`, through the package name and its exports map: `.` and `./redis`) in both module systems,
+ * points (`dist/`, through the package name and its exports map: `.`, `./redis` and `./server`) in both module systems,
  * including the import-time check of the @mastra/core peer against a fake installed 0.x.
  *
  * CI runs `npm run build` before `npm test`; run alone on a fresh checkout, this file builds first
@@ -118,6 +118,7 @@ function project(core: 'real' | string | null): string {
 const entries = [
   ['mastra-mcp', 'MCPServer'],
   ['mastra-mcp/redis', 'RedisMCPEventStore'],
+  ['mastra-mcp/server', 'MCPServer'],
 ] as const;
 
 /**
@@ -196,5 +197,63 @@ describe('the supported @mastra/core range', () => {
     for (const version of ['0.24.0', '1.67.9', '1.9.0', '2.0.0', 'latest']) {
       expect(isSupportedMastraCore(version), version).toBe(false);
     }
+  });
+});
+
+describe('mastra-mcp/server', () => {
+  /** The modules a child `node` loads for `script` (an ESM loader hook lists each URL it loads). */
+  async function loadedBy(script: string): Promise<string[]> {
+    const dir = project('real');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      'export async function load(url, context, next) { console.log("LOADED " + url); return next(url, context); }\n',
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n",
+    );
+    writeFileSync(join(dir, 'main.mjs'), script);
+    const { stdout } = await run(process.execPath, ['--import', './register.mjs', 'main.mjs'], { cwd: dir });
+    return stdout
+      .split('\n')
+      .filter((line) => line.startsWith('LOADED '))
+      .map((line) => line.slice('LOADED '.length));
+  }
+
+  it('exports the package entry’s own MCPServer, and a served tool works through it', async () => {
+    const dir = project('real');
+    // The app's own dependencies, as an app has them installed beside the package.
+    for (const name of ['@mastra', 'zod'])
+      symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    const script = `
+      import { MCPServer } from 'mastra-mcp/server';
+      import * as whole from 'mastra-mcp';
+      import { createTool } from '@mastra/core/tools';
+      import { z } from 'zod';
+      const server = new MCPServer({ name: 's', version: '1.0.0', tools: {
+        echo: createTool({ id: 'echo', description: 'Echoes', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text }),
+      } });
+      const result = await server.executeTool('echo', { text: 'hi' });
+      console.log(JSON.stringify({ same: MCPServer === whole.MCPServer, result }));
+    `;
+    writeFileSync(join(dir, 'main.mjs'), script);
+    const { stdout } = await run(process.execPath, ['main.mjs'], { cwd: dir });
+    expect(JSON.parse(stdout)).toEqual({ same: true, result: 'hi' });
+  });
+
+  it('loads nothing of the client side: not the SDK’s client, not Mastra’s signals or observability', async () => {
+    const loaded = await loadedBy(
+      "import { MCPServer } from 'mastra-mcp/server';\nconsole.log(typeof MCPServer);\n",
+    );
+    expect(loaded.some((url) => url.includes('/dist/main-server.mjs'))).toBe(true);
+    const clientSide = loaded.filter((url) =>
+      /@modelcontextprotocol\/client\/|@mastra\/core\/dist\/(signals|observability)\/|\/dist\/main\.mjs$/.test(
+        url,
+      ),
+    );
+    expect(clientSide).toEqual([]);
+    // The package entry, by contrast, loads the SDK's client: the check above can fail.
+    const whole = await loadedBy("import { MCPClient } from 'mastra-mcp';\nconsole.log(typeof MCPClient);\n");
+    expect(whole.some((url) => url.includes('@modelcontextprotocol/client/'))).toBe(true);
   });
 });

@@ -6,9 +6,10 @@
  * hand to tools as `context.mcp.extra.authInfo`. Tokens never appear in responses or logs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConsoleLogger, type IMastraLogger } from '@mastra/core/logger';
+import type { IMastraLogger } from '@mastra/core/logger';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { MCPErrorCode } from '../../errors.js';
+import { consoleLogger } from '../../shared/console-logger.js';
 import {
   anyObject,
   arrayOf,
@@ -188,7 +189,7 @@ export function oauthProtection(
     code: MCPErrorCode.SERVER_INVALID_OAUTH_CONFIG,
   });
   const { oauth, mcpPath = '/mcp', logger } = options;
-  const log = logger ?? new ConsoleLogger({ name: 'MCP OAuth' });
+  const log = logger ?? consoleLogger('MCP OAuth');
   const scopes = oauth.scopesSupported ?? ['mcp:read', 'mcp:write'];
   const prm = protectedResource({
     resource: oauth.resource,
