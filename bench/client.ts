@@ -3,7 +3,8 @@
  *   1. per-call latency and client CPU of a tool call over stdio and Streamable HTTP (2026-07-28):
  *      MCPClient's tool against the raw SDK `Client.callTool()` on the same server, called directly
  *      and through the wrapper a Mastra Agent puts around every tool, each client in its own
- *      process (bench/fixtures/call-latency.ts), rounds rotating the order;
+ *      process (bench/fixtures/call-latency.ts), rounds rotating the order; ratios are medians
+ *      over rounds of each round's figure against the baseline's in the same round;
  *   2. cold `listTools()` over 20 HTTP servers against a single one (are they truly concurrent?),
  *      with the raw SDK doing the same beside it, at several simulated round-trip latencies:
  *      on loopback every connection is pure CPU, which one event loop cannot overlap;
@@ -91,15 +92,22 @@ async function runVariant(
 async function latency(transport: 'stdio' | 'http', revision: string): Promise<string[]> {
   const http = transport === 'http' ? await httpEchoServers(1) : undefined;
   const where = http ? String(http.urls[0]) : 'stdio';
+  /** Per variant: every call's time, and each round's p50, p99 and CPU. */
   const samples = Object.fromEntries(
-    VARIANTS.map((v) => [v, { times: [] as number[], cpu: [] as number[] }]),
+    VARIANTS.map((v) => [
+      v,
+      { times: [] as number[], p50: [] as number[], p99: [] as number[], cpu: [] as number[] },
+    ]),
   );
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < VARIANTS.length; i++) {
       const variant = VARIANTS[(round + i) % VARIANTS.length] as Variant;
       const { times, cpuUs } = await runVariant(variant, where, revision);
-      samples[variant]?.times.push(...times);
-      samples[variant]?.cpu.push(cpuUs);
+      const sample = samples[variant];
+      sample?.times.push(...times);
+      sample?.p50.push(median(times));
+      sample?.p99.push(percentile(times, 99));
+      sample?.cpu.push(cpuUs);
     }
   }
   if (http) await stop(http.child);
@@ -107,9 +115,14 @@ async function latency(transport: 'stdio' | 'http', revision: string): Promise<s
     const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
     return { p50: median(times), p99: percentile(times, 99), cpu: median(cpu) };
   };
+  /** The median over rounds of `variant`'s figure against `base`'s in the same round. */
   const versus = (variant: Variant, base: Variant) => {
-    const [a, b] = [figure(variant), figure(base)];
-    return `${ratio(a.p50 / b.p50)} / ${ratio(a.p99 / b.p99)} / ${ratio(a.cpu / b.cpu)}`;
+    const of = (figureName: 'p50' | 'p99' | 'cpu') => {
+      const mine = samples[variant]?.[figureName] ?? [];
+      const theirs = samples[base]?.[figureName] ?? [];
+      return ratio(median(mine.map((value, round) => value / (theirs[round] ?? value))));
+    };
+    return `${of('p50')} / ${of('p99')} / ${of('cpu')}`;
   };
   const row = (variant: Variant, label: string, ratios: string) => {
     const { p50, p99, cpu } = figure(variant);
