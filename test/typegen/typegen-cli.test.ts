@@ -1,12 +1,15 @@
 /**
- * `mastra-mcp generate` as a user runs it: a subprocess (`node --import tsx src/typegen/cli.ts`,
- * so no build is needed) in a temporary project whose client modules import the package as
- * `mastra-mcp` (mapped to this checkout's src/index.ts by the project's tsconfig `paths`), against
- * live servers: MCPServer over HTTP on 127.0.0.1, and stdio child processes. Generated files are
- * then type-checked with this project's TypeScript together with code that uses them.
+ * `mastra-mcp generate` as a user runs it: a subprocess (`node cli.mjs`, the package's bin built
+ * from src by its entry in tsdown.config.ts before the cases, so no earlier build is needed) in a
+ * temporary project whose client modules import the package as `mastra-mcp` (mapped to this
+ * checkout's src/index.ts by the project's tsconfig `paths`), against live servers: MCPServer over
+ * HTTP on 127.0.0.1, and stdio child processes. Generated files are then type-checked with this
+ * project's TypeScript together with code that uses them. The cases run concurrently, each in
+ * folders of its own (the servers take several clients): one at a time left a core idle.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net, { type AddressInfo } from 'node:net';
@@ -14,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createTool } from '@mastra/core/tools';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type UserConfig } from 'tsdown';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { z } from 'zod';
 import { MCPServer } from '../../src/index.js';
 import { type HttpHarness, serveHttp } from '../helpers.js';
@@ -25,13 +29,24 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 const tscBin = require.resolve('typescript/bin/tsc');
-const cliEntry = join(repo, 'src/typegen/cli.ts');
 const fixture = (name: string) => join(repo, 'test/fixtures', name);
+/**
+ * tsc's incremental state, kept between runs of this file (per checkout): checking this checkout's
+ * src is most of tsc's time, and unchanged files keep their diagnostics. The state's paths are
+ * relative to the project, whose name changes but whose depth under tmpdir does not.
+ */
+const tscState = join(
+  tmpdir(),
+  `mastra-mcp-typegen-${createHash('sha256').update(repo).digest('hex').slice(0, 12)}.tsbuildinfo`,
+);
 
 /** Subprocesses load @mastra/core and start child servers: generous, but no timing is asserted. */
 const SLOW = 180_000;
 
 let project: string;
+/** The built bin (buildCli) and its directory. */
+let cliBuild: string;
+let cliEntry: string;
 let weather: { server: MCPServer; http: HttpHarness };
 let gate: http.Server;
 let gateUrl: string;
@@ -56,8 +71,20 @@ function runNode(args: string[], env: Record<string, string> = {}): Promise<Run>
   });
 }
 
-const runCli = (args: string[], env: Record<string, string> = {}) =>
-  runNode(['--import', tsxLoader, cliEntry, ...args], env);
+const runCli = (args: string[], env: Record<string, string> = {}) => runNode([cliEntry, ...args], env);
+
+/** `tsc -p` over the project, starting from the state the last run left and leaving its own. */
+async function typeCheck(): Promise<Run> {
+  const buildInfo = join(project, 'tsconfig.tsbuildinfo');
+  await copyFile(tscState, buildInfo).catch(() => undefined);
+  const run = await runNode([tscBin, '-p', project]);
+  // Replaced by a rename: another run of this file never reads half a state.
+  const next = `${tscState}.${process.pid}`;
+  await copyFile(buildInfo, next)
+    .then(() => rename(next, tscState))
+    .catch(() => undefined);
+  return run;
+}
 
 const write = async (name: string, text: string) => {
   await mkdir(join(project, name, '..'), { recursive: true });
@@ -103,8 +130,28 @@ export const raw = (mode: string) => ({
 });
 `;
 
+/**
+ * The bin as `npm run build` builds it (about 0.3 s; src through tsx cost every run more), into a
+ * directory of its own under the checkout, so that its packages resolve and its version is this
+ * package.json's: not under node_modules, which may be a link into another checkout.
+ */
+async function buildCli(): Promise<string> {
+  // Imported by URL: tsconfig.json does not cover the config (nor its '.ts' imports).
+  const { default: configs } = (await import(pathToFileURL(join(repo, 'tsdown.config.ts')).href)) as {
+    default: UserConfig[];
+  };
+  const config = configs.find(({ entry }) => typeof entry === 'object' && 'cli' in entry);
+  if (!config) throw new Error("tsdown.config.ts has no 'cli' entry");
+  await mkdir(join(repo, '.cache'), { recursive: true });
+  const outDir = await mkdtemp(join(repo, '.cache/typegen-cli-'));
+  await build({ ...config, config: false, cwd: repo, outDir, logLevel: 'silent' });
+  return outDir;
+}
+
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'mastra-mcp-generate-'));
+  cliBuild = await buildCli();
+  cliEntry = join(cliBuild, 'cli.mjs');
   await write('package.json', JSON.stringify({ type: 'module', private: true }));
   await write(
     'tsconfig.json',
@@ -116,6 +163,8 @@ beforeAll(async () => {
         lib: ['ES2023', 'DOM'],
         strict: true,
         noEmit: true,
+        incremental: true,
+        tsBuildInfoFile: 'tsconfig.tsbuildinfo',
         skipLibCheck: true,
         allowImportingTsExtensions: true,
         types: ['node'],
@@ -163,12 +212,13 @@ afterAll(async () => {
   await weather?.server.close();
   await new Promise<void>((resolve) => (gate ? gate.close(() => resolve()) : resolve()));
   if (project) await rm(project, { recursive: true, force: true });
+  if (cliBuild) await rm(cliBuild, { recursive: true, force: true });
 });
 
-describe('mastra-mcp generate', () => {
+describe.concurrent('mastra-mcp generate', () => {
   it(
     'generates one module per client from several files (duplicates and symlinks once), and the output type-checks',
-    async () => {
+    async ({ expect }) => {
       await write(
         'src/a.ts',
         `import { MCPClient } from 'mastra-mcp';
@@ -259,7 +309,7 @@ type Shape = Record<string, { tools: Record<string, { input: unknown; output: un
 export const fits: [Pick<A, keyof A>, Pick<B, keyof B>] extends [Shape, Shape] ? true : false = true;
 `,
       );
-      const tsc = await runNode([tscBin, '-p', project]);
+      const tsc = await typeCheck();
       expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
       expect(tsc.code).toBe(0);
     },
@@ -268,7 +318,7 @@ export const fits: [Pick<A, keyof A>, Pick<B, keyof B>] extends [Shape, Shape] ?
 
   it(
     "writes the contracts guide's example file (examples/docs/contracts/mcp-types.generated.ts) from the same server",
-    async () => {
+    async ({ expect }) => {
       const example = join(repo, 'examples/docs/contracts/typegen-client.ts');
       const run = await runCli(['generate', example], { WEATHER_MCP_URL: weather.http.mcpUrl.href });
       expect(run.stderr).toBe('');
@@ -283,7 +333,7 @@ export const fits: [Pick<A, keyof A>, Pick<B, keyof B>] extends [Shape, Shape] ?
 
   it(
     'fails before discovery on a file without an eligible client, an output collision, or an output that is an input, writing nothing',
-    async () => {
+    async ({ expect }) => {
       await write('fail/previous.generated.ts', 'previous\n');
       const client = (id: string, outFile: string) =>
         `import { MCPClient } from 'mastra-mcp';
@@ -336,7 +386,7 @@ export default 42;
 
   it(
     'fails on discovery errors naming file and server, never printing credentials, and still disconnects',
-    async () => {
+    async ({ expect }) => {
       await write('down/out.generated.ts', 'previous\n');
       await write(
         'down/client.ts',
@@ -383,7 +433,7 @@ export const client = new MCPClient({
 
   it(
     'finishes against a hostile server: schemas nested deeper than 128 levels fail generation, naming the tools',
-    async () => {
+    async ({ expect }) => {
       await write(
         'hostile/client.ts',
         `import { MCPClient } from 'mastra-mcp';
@@ -416,7 +466,7 @@ export default new MCPClient({
 
   it(
     'widens tools over the node and raw JSON budgets to unknown, with warnings naming them',
-    async () => {
+    async ({ expect }) => {
       await write(
         'wide/only.ts',
         `import { MCPClient } from 'mastra-mcp';
@@ -448,7 +498,7 @@ export const only = new MCPClient({
 
   it(
     'fails on reference cycles and unresolved references naming file, server and tool, and keeps schema content out of diagnostics',
-    async () => {
+    async ({ expect }) => {
       await write(
         'refs/client.ts',
         `import { MCPClient } from 'mastra-mcp';
@@ -484,7 +534,7 @@ export const refs = new MCPClient({
 
   it(
     'loads a JavaScript client module without tsx, and names what to install for a TypeScript one',
-    async () => {
+    async ({ expect }) => {
       const client = (id: string) => `import { MCPClient } from 'mastra-mcp';
 export const client = new MCPClient({
   id: '${id}',
@@ -494,6 +544,7 @@ export const client = new MCPClient({
 `;
       await write('plain/js.mjs', client('js'));
       await write('plain/ts.ts', client('ts'));
+      // tsx loads the package's src the module imports; the CLI's own import of tsx fails.
       const withoutTsx = (files: string[]) =>
         runNode(
           ['--import', tsxLoader, '--import', fixture('hide-packages.mjs'), cliEntry, 'generate', ...files],
@@ -521,7 +572,7 @@ export const client = new MCPClient({
 
   it(
     'names the URL and cause of an unreachable server, and fails a silent one at --timeout',
-    async () => {
+    async ({ expect }) => {
       const silent = net.createServer((socket) => silentSockets.add(socket));
       await listenLocal(silent);
       const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
@@ -539,14 +590,15 @@ export const client = new MCPClient({
 });
 `,
         );
-        const run = await runCli(['generate', '--timeout', '1000', 'unreachable/client.ts']);
+        // Ample: the refused server must fail before it, with the other cases loading the machine.
+        const run = await runCli(['generate', '--timeout', '5000', 'unreachable/client.ts']);
         expect(run.code).toBe(1);
         const where = "error: unreachable/client.ts (export 'client')";
         expect(run.stderr).toContain(
           `${where}: Failed to connect to MCP server 'refused' at http://127.0.0.1:${closedPort}/mcp: connection refused: nothing listens at that address (ECONNREFUSED)`,
         );
         expect(run.stderr).toContain(
-          `${where}: MCP server 'silent' at ${silentUrl} did not answer within 1000 ms (--timeout); its work was abandoned`,
+          `${where}: MCP server 'silent' at ${silentUrl} did not answer within 5000 ms (--timeout); its work was abandoned`,
         );
         expect(await exists('unreachable/out.generated.ts')).toBe(false);
       } finally {
@@ -559,7 +611,7 @@ export const client = new MCPClient({
 
   it(
     'prints why a module failed to load with its file and line: a TypeScript syntax error, an error it threw',
-    async () => {
+    async ({ expect }) => {
       await write(
         'broken/syntax.ts',
         "import { MCPClient } from 'mastra-mcp';\nexport const client = new MCPClient({\n  servers: {},\n  typegen: { outFile: 'x.ts' };\n});\n",
@@ -580,7 +632,7 @@ export const client = new MCPClient({
 
   it(
     'names file, line and column of a syntax error in a JavaScript module (.mjs, .js, .cjs), with tsx or without',
-    async () => {
+    async ({ expect }) => {
       // Its own folder: tsx resolves `x.js` to a sibling `x.ts`, which the test above wrote.
       const esm = "export const client = {\n  servers: {},\n  typegen: { outFile: 'x.ts' };\n};\n";
       await write('broken-js/syntax.mjs', esm);
@@ -596,10 +648,13 @@ export const client = new MCPClient({
         `error: broken-js/syntax.js: the module failed to load: SyntaxError: Unexpected token ';' (at ${join(project, 'broken-js/syntax.js')}:3:31)`,
         `error: broken-js/syntax.cjs: the module failed to load: SyntaxError: Unexpected token ';' (at ${join(project, 'broken-js/syntax.cjs')}:2:67)`,
       ];
-      // Node's own import() (tsx hidden), then tsx's loader, which a TypeScript input brings in.
+      // Node's own import() (tsx hidden, and in no hook: the built bin needs none), then tsx's
+      // loader, which a TypeScript input brings in.
       const native = await runNode(
-        ['--import', tsxLoader, '--import', fixture('hide-packages.mjs'), cliEntry, 'generate', ...files],
-        { HIDDEN_PACKAGES: 'tsx' },
+        ['--import', fixture('hide-packages.mjs'), cliEntry, 'generate', ...files],
+        {
+          HIDDEN_PACKAGES: 'tsx',
+        },
       );
       const throughTsx = await runCli(['generate', ...files, 'broken-js/fine.ts']);
       for (const run of [native, throughTsx]) {
@@ -612,7 +667,7 @@ export const client = new MCPClient({
 
   it(
     'prints its version, and refuses a --timeout that is not a positive number of milliseconds',
-    async () => {
+    async ({ expect }) => {
       const { version } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
         version: string;
       };
@@ -633,7 +688,7 @@ export const client = new MCPClient({
 
   it(
     'answers usage errors with the usage text and exit code 2, and names files it cannot read',
-    async () => {
+    async ({ expect }) => {
       const usage = [[], ['frobnicate'], ['generate'], ['generate', '--watch', 'x.ts']];
       const [help, missing, ...misused] = await Promise.all([
         runCli(['generate', '--help']),
