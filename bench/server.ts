@@ -51,7 +51,14 @@ const LEGACY = '2025-11-25';
 
 type Era = 'modern' | 'legacy';
 type Driver = 'sdk' | 'raw';
-type Target = 'bare-http' | 'sdk-http' | 'mcp-http' | 'mcp-http-serverless' | 'sdk-stdio' | 'mcp-stdio';
+type Target =
+  | 'bare-http'
+  | 'sdk-http'
+  | 'mcp-http'
+  | 'mcp-http-serverless'
+  | 'sdk-stdio'
+  | 'floor-stdio'
+  | 'mcp-stdio';
 
 interface Scenario {
   id: string;
@@ -63,6 +70,8 @@ interface Scenario {
   sdk?: string;
   /** Scenario id of the bare-echo row this one is compared with. */
   bare?: string;
+  /** Scenario id of the floor row (the raw SDK running the same Mastra tool) this one is compared with. */
+  floor?: string;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -129,12 +138,21 @@ const SCENARIOS: Scenario[] = [
     era: 'modern',
   },
   {
+    id: 'floor-stdio-modern',
+    label: 'raw SDK serveStdio + Mastra tool',
+    target: 'floor-stdio',
+    transport: 'stdio',
+    era: 'modern',
+    sdk: 'sdk-stdio-modern',
+  },
+  {
     id: 'mcp-stdio-modern',
     label: 'MCPServer startStdio',
     target: 'mcp-stdio',
     transport: 'stdio',
     era: 'modern',
     sdk: 'sdk-stdio-modern',
+    floor: 'floor-stdio-modern',
   },
   {
     id: 'sdk-stdio-legacy',
@@ -144,12 +162,21 @@ const SCENARIOS: Scenario[] = [
     era: 'legacy',
   },
   {
+    id: 'floor-stdio-legacy',
+    label: 'raw SDK serveStdio + Mastra tool',
+    target: 'floor-stdio',
+    transport: 'stdio',
+    era: 'legacy',
+    sdk: 'sdk-stdio-legacy',
+  },
+  {
     id: 'mcp-stdio-legacy',
     label: 'MCPServer startStdio',
     target: 'mcp-stdio',
     transport: 'stdio',
     era: 'legacy',
     sdk: 'sdk-stdio-legacy',
+    floor: 'floor-stdio-legacy',
   },
 ];
 
@@ -242,23 +269,48 @@ async function sdkFactory() {
   };
 }
 
+/**
+ * The floor an MCP server of a Mastra tool can reach: the SDK's own `Server` (no McpServer
+ * validation on top) answering `tools/call` with the same `createTool` tool's `execute` (which
+ * validates the input) and the result MCPServer makes of a string, nothing else.
+ */
+async function floorFactory() {
+  const { McpServer } = await import('@modelcontextprotocol/server');
+  const echo = await echoTool();
+  return () => {
+    const mcp = new McpServer({ name: 'bench-floor', version: '1.0.0' }, { capabilities: { tools: {} } });
+    mcp.server.setRequestHandler('tools/list', () => ({ tools: TOOLS }));
+    mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
+      type Context = Parameters<NonNullable<typeof echo.execute>>[1];
+      const context = { abortSignal: ctx.mcpReq.signal } as Context;
+      const text = await echo.execute?.(request.params.arguments as { text: string }, context);
+      return { content: [{ type: 'text', text: String(text) }] };
+    });
+    return mcp;
+  };
+}
+
+async function echoTool() {
+  const { createTool } = await import('@mastra/core/tools');
+  return createTool({
+    id: 'echo',
+    description: 'Echoes the text back.',
+    inputSchema: await echoSchema(),
+    execute: async ({ text }) => text,
+  });
+}
+
 /** Set by `--source`: serve MCPServer from src/ through tsx instead of the built package. */
 let fromSource = false;
 
 async function mastraServer() {
-  const { createTool } = await import('@mastra/core/tools');
   // The built package is what an app runs; tsx-compiled sources add esbuild's `__name` to every
   // closure MCPServer creates per call. By path: under tsx, tsconfig's paths map 'mastra-mcp' to src/.
   const built = pathToFileURL(path.join(ROOT, 'dist', 'index.mjs')).href;
   const { MCPServer } = (await import(
     fromSource ? '../src/index.js' : built
   )) as typeof import('../src/index.js');
-  const echo = createTool({
-    id: 'echo',
-    description: 'Echoes the text back.',
-    inputSchema: await echoSchema(),
-    execute: async ({ text }) => text,
-  });
+  const echo = await echoTool();
   return new MCPServer({ id: 'bench', name: 'bench-mastra', version: '1.0.0', tools: { echo } });
 }
 
@@ -279,7 +331,7 @@ const TOOLS = [
   {
     name: 'echo',
     description: 'Echoes the text back.',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] },
   },
 ];
 const TOOLS_RESULT = {
@@ -349,9 +401,10 @@ async function serve(target: Target): Promise<void> {
       close = () => mcp.close();
       break;
     }
-    case 'sdk-stdio': {
+    case 'sdk-stdio':
+    case 'floor-stdio': {
       const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
-      const handle = serveStdio(await sdkFactory());
+      const handle = serveStdio(await (target === 'sdk-stdio' ? sdkFactory() : floorFactory()));
       close = () => handle.close();
       break;
     }
@@ -801,8 +854,8 @@ function table(summaries: Summary[], options: Options): string {
     const base = other ? byKey.get(key(other, s.driver)) : undefined;
     return base ? `${(s.throughput / base.throughput).toFixed(2)}x` : '';
   };
-  const cpuRatio = (s: Summary) => {
-    const base = s.scenario.sdk ? byKey.get(key(s.scenario.sdk, s.driver)) : undefined;
+  const cpuRatio = (s: Summary, other: string | undefined) => {
+    const base = other ? byKey.get(key(other, s.driver)) : undefined;
     return base?.serverCpuUs && s.serverCpuUs ? `${(s.serverCpuUs / base.serverCpuUs).toFixed(2)}x` : '';
   };
   const header = [
@@ -822,6 +875,8 @@ function table(summaries: Summary[], options: Options): string {
     'calls/s vs raw SDK',
     'calls/s vs bare echo',
     'server CPU/call vs raw SDK',
+    'calls/s vs floor',
+    'server CPU/call vs floor',
   ];
   const rows = summaries.map((s) => [
     s.scenario.label,
@@ -839,7 +894,9 @@ function table(summaries: Summary[], options: Options): string {
     s.memory ? mb(s.memory.peakHeap - s.memory.idleHeap) : '-',
     ratio(s, s.scenario.sdk),
     ratio(s, s.scenario.bare),
-    cpuRatio(s),
+    cpuRatio(s, s.scenario.sdk),
+    ratio(s, s.scenario.floor),
+    cpuRatio(s, s.scenario.floor),
   ]);
   const lines = [header, ...rows].map((row) => `| ${row.join(' | ')} |`);
   lines.splice(1, 0, `|${header.map(() => '---').join('|')}|`);

@@ -48,7 +48,8 @@ export interface Question {
 }
 
 export class SuspendedCall<R extends Result = Result> implements RunHandle {
-  readonly id = randomUUID();
+  /** Given when the call first suspends (most runs never ask, and need no id). */
+  private callId: string | undefined;
   result!: Promise<R>;
   timer: NodeJS.Timeout | undefined;
   /** Questions asked and not answered yet, by key, in the order asked. */
@@ -56,7 +57,7 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
   /** The round whose request state the client's retry must carry; undefined while a round is served. */
   awaiting: number | undefined;
   private rounds = 0;
-  private readonly keys = new InputKeys();
+  private inputKeys: InputKeys | undefined;
   /** Called at the next question, when the round waits for one. */
   private onAsk: (() => void) | undefined;
   task: TaskSink | undefined;
@@ -74,6 +75,21 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
 
   get signal(): AbortSignal {
     return this.abort.signal;
+  }
+
+  /** Whether the call was ever suspended (it then has an id, and SuspendedCalls may hold it). */
+  get suspended(): boolean {
+    return this.callId !== undefined;
+  }
+
+  get id(): string {
+    this.callId ??= randomUUID();
+    return this.callId;
+  }
+
+  private get keys(): InputKeys {
+    this.inputKeys ??= new InputKeys();
+    return this.inputKeys;
   }
 
   /** Aborts the run when `signal` does, until the returned function is called. */
@@ -161,14 +177,18 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
    * nor asked at the first turn.
    */
   next(untilWorking: boolean): Promise<R | 'asked' | 'working'> {
-    const turn = new Promise<'asked' | 'working'>((resolve) => {
+    return new Promise((resolve, reject) => {
+      this.result.then(resolve, reject);
       const settle = () => {
         if (this.pending.size > 0) resolve('asked');
         else if (untilWorking) resolve('working');
-        else this.onAsk = () => setImmediate(settle);
+        else this.onAsk = turn;
       };
-      setImmediate(settle);
+      const turn = () => setImmediate(settle);
+      // A run that has not asked waits for its first question before a turn is scheduled: one
+      // that finishes without asking (most tool calls) never schedules one.
+      if (untilWorking || this.pending.size > 0) turn();
+      else this.onAsk = turn;
     });
-    return Promise.race([this.result, turn]);
   }
 }

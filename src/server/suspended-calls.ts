@@ -209,7 +209,7 @@ export class SuspendedCalls {
   private async suspend<R extends Result>(call: SuspendedCall<R>): Promise<InputRequiredResult> {
     const refused = [...call.pending].find(([, question]) => !declares(call.capabilities, question.request));
     if (refused) this.refuseUndeclared(call, undeclared(refused[1].request, refused[0], call.target));
-    if (!this.calls.has(call.id)) this.admit(call);
+    if (!call.suspended) this.admit(call);
     clearTimeout(call.timer);
     call.timer = setTimeout(
       () =>
@@ -277,6 +277,7 @@ export class SuspendedCalls {
   }
 
   private forget(call: SuspendedCall): void {
+    if (!call.suspended) return;
     clearTimeout(call.timer);
     if (!this.calls.delete(call.id)) return;
     const held = (this.perPrincipal.get(call.principal) ?? 1) - 1;

@@ -122,7 +122,7 @@ function namingSpan<R extends object>(result: R, span: AnySpan): R {
  * Runs one request's handler in its MCP_SERVER_REQUEST span (when the server is traced) and names
  * the span in the result. A thrown error is recorded on the span and rethrown.
  */
-export async function traced<R extends object>(
+export function traced<R extends object>(
   host: TracedHost,
   server: Server,
   ctx: ServerContext,
@@ -131,7 +131,21 @@ export async function traced<R extends object>(
 ): Promise<R> {
   const received = receivedTraceContext(ctx.mcpReq._meta);
   const mastra = host.mastra();
-  const span = mastra && (await startRequestSpan(mastra, host, server, ctx, target, received));
+  // Untraced (no Mastra instance): the handler's own promise, no async layer on every call.
+  if (!mastra) return handle({ received, tracingContext: undefined });
+  return inRequestSpan(mastra, host, server, ctx, target, received, handle);
+}
+
+async function inRequestSpan<R extends object>(
+  mastra: Mastra,
+  host: TracedHost,
+  server: Server,
+  ctx: ServerContext,
+  target: string,
+  received: MCPTraceContext | undefined,
+  handle: (trace: RequestTrace) => Promise<R>,
+): Promise<R> {
+  const span = await startRequestSpan(mastra, host, server, ctx, target, received);
   if (!span?.isValid) return handle({ received, tracingContext: undefined });
   try {
     const result = await handle({ received, tracingContext: { currentSpan: span } });

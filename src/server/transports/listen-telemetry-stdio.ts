@@ -6,18 +6,17 @@
  * the client cancels it, the SDK answers it, or the connection closes.
  */
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
   type RequestId,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { answeredRequest, cancelledRequest, isRequestMessage } from '../../shared/message-kind.js';
 import type { MCPAttributes } from '../../shared/telemetry/attributes.js';
 import type { Telemetry } from '../../shared/telemetry/telemetry.js';
 import { acknowledgedListen, LISTEN_METHOD } from '../tasks/listen.js';
-import { cancelledRequest, WireScreen } from './wire-screen.js';
+import { WireScreen } from './wire-screen.js';
 
 interface Listening {
   /** Ends the span: acknowledged (no error) or refused. */
@@ -55,7 +54,7 @@ export class ListenTelemetryWire extends WireScreen {
   }
 
   private received(message: JSONRPCMessage): void {
-    if (isJSONRPCRequest(message) && message.method === LISTEN_METHOD) {
+    if (isRequestMessage(message) && message.method === LISTEN_METHOD) {
       if (this.listening.has(message.id)) return;
       const version = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
       const connection = (): MCPAttributes => ({
@@ -79,6 +78,7 @@ export class ListenTelemetryWire extends WireScreen {
         );
       return;
     }
+    if (this.listening.size === 0) return;
     const cancelled = cancelledRequest(message);
     if (cancelled !== undefined) this.ended(cancelled);
   }
@@ -91,9 +91,9 @@ export class ListenTelemetryWire extends WireScreen {
       if (listening) listening.settle = undefined;
       return;
     }
-    const answered = message as { id?: RequestId };
-    if (answered.id === undefined || 'method' in message) return;
-    this.ended(answered.id, isJSONRPCErrorResponse(message) ? message.error : undefined);
+    if (this.listening.size === 0) return;
+    const answered = answeredRequest(message);
+    if (answered !== undefined) this.ended(answered, 'error' in message ? message.error : undefined);
   }
 
   /** The stream `id` ended: its span (refused when `error`, else it ended before any ack) and session. */

@@ -9,19 +9,16 @@
  * cancels never runs; one whose HTTP request went away is answered with an error instead of
  * running (its transport still expects an answer); closing the connection drops the queue.
  */
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  type RequestId,
-  type Transport,
-  type TransportSendOptions,
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  RequestId,
+  Transport,
+  TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { asError } from '../../errors.js';
+import { answeredRequest, cancelledRequest, isRequestMessage } from '../../shared/message-kind.js';
 
 /** Told when the gate turns busy (a request admitted while none were) and idle again. */
 export interface GateActivity {
@@ -78,8 +75,7 @@ export class RequestGate implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const answered =
-      isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
+    const answered = answeredRequest(message);
     if (answered !== undefined) this.release(answered);
     this.outbound?.(message, options);
     await this.inner.send(message, options);
@@ -91,14 +87,12 @@ export class RequestGate implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (isJSONRPCRequest(message)) {
+    if (isRequestMessage(message)) {
       this.admit(message, extra);
       return;
     }
-    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (id !== undefined && !this.unqueue(id)) this.release(id);
-    }
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined && !this.unqueue(cancelled)) this.release(cancelled);
     this.onmessage?.(message, extra);
   }
 

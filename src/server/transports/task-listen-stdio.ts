@@ -8,10 +8,11 @@
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { asError } from '../../errors.js';
+import { cancelledRequest } from '../../shared/message-kind.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
-import { cancelledRequest, WireScreen } from './wire-screen.js';
+import { WireScreen } from './wire-screen.js';
 
 type RequestId = string | number;
 

@@ -2,20 +2,9 @@
  * A screen between the stdio wire and the SDK's `serveStdio`, for what the SDK serves itself
  * (listen requests): it sees every message each way, and what it holds ends with the wire.
  */
-import type {
-  JSONRPCMessage,
-  RequestId,
-  Transport,
-  TransportSendOptions,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
 type Extra = Parameters<NonNullable<Transport['onmessage']>>[1];
-
-/** The request a peer's `notifications/cancelled` names, or undefined for any other message. */
-export function cancelledRequest(message: JSONRPCMessage): RequestId | undefined {
-  const cancelled = message as { method?: string; params?: { requestId?: RequestId } };
-  return cancelled.method === 'notifications/cancelled' ? cancelled.params?.requestId : undefined;
-}
 
 export abstract class WireScreen implements Transport {
   onclose?: () => void;
