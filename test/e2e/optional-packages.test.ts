@@ -37,7 +37,43 @@ await server.close();
 console.log('done');
 `;
 
+/** A tool call from MCPClient to MCPServer over HTTP with no OpenTelemetry SDK registered. */
+const untraced = `
+import http from 'node:http';
+import { createRequire } from 'node:module';
+const { MCPClient, MCPServer } = await import(${JSON.stringify(src('index.ts'))});
+const { createTool } = await import('@mastra/core/tools');
+const echo = createTool({ id: 'echo', description: 'Echoes.', execute: async () => 'hi' });
+const server = new MCPServer({ id: 'plain', name: 'Plain', version: '1.0.0', tools: { echo } });
+const listener = http.createServer((req, res) => {
+  void server.startHTTP({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), httpPath: '/mcp', req, res });
+});
+await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+const url = new URL('http://127.0.0.1:' + listener.address().port + '/mcp');
+const client = new MCPClient({ id: 'plain', registerProcessHooks: false, servers: { plain: { url } } });
+const tools = await client.listTools();
+console.log('called: ' + JSON.stringify(await tools.plain_echo.execute({}, {})).includes('"hi"'));
+await client.disconnect();
+await server.close();
+listener.close();
+const cache = Object.keys(createRequire(import.meta.url).cache);
+console.log('api loaded: ' + cache.some((file) => file.includes('@opentelemetry/api')));
+`;
+
 describe('optional packages', () => {
+  it('leaves @opentelemetry/api unloaded while nothing is registered with it (telemetry on, the default)', async () => {
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', tsxLoader, '--input-type=module', '-e', untraced],
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim().split('\n')).toEqual(['called: true', 'api loaded: false']);
+    expect(run.code).toBe(0);
+  }, 60_000);
+
   it('imports the package without hono/streaming, the legacy SSE package, tsx or @opentelemetry/api; startHonoSSE names what it lacks', async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(

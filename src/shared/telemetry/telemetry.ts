@@ -27,7 +27,7 @@ import {
 } from './operation.js';
 import { DEFAULT_MAX_CONTENT_BYTES, type MCPTelemetryOptions } from './options.js';
 import { extractedContext, injectedMeta } from './propagation.js';
-import { loadOtelApi, type OtelApi } from './telemetry-api.js';
+import { loadOtelApi, type OtelApi, otelApiSettled, otelRegistered } from './telemetry-api.js';
 
 export type TelemetrySide = 'client' | 'server';
 
@@ -95,11 +95,35 @@ export class Telemetry {
     this.enabled = options.enabled !== false;
     this.capture = options.captureContent === true;
     this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
-    if (this.enabled) void loadOtelApi();
+    this.api();
   }
 
+  /**
+   * The API once loaded. It is loaded when first wanted: providers given here, or anything
+   * registered with the API in the process (an SDK; OpenTelemetry asks apps to register before
+   * anything else is built). Without either, every call would be a no-op and it never loads.
+   */
   private api(): OtelApi | undefined {
-    return this.enabled ? loadOtelApi.loaded : undefined;
+    if (!this.enabled) return undefined;
+    const { loaded } = loadOtelApi;
+    if (loaded) return loaded;
+    if (this.wanted()) void loadOtelApi();
+    return undefined;
+  }
+
+  private wanted(): boolean {
+    const { tracerProvider, meterProvider } = this.options;
+    return tracerProvider !== undefined || meterProvider !== undefined || otelRegistered();
+  }
+
+  /**
+   * The API's load while it is under way because an SDK was registered after this was built: a
+   * request then waits for it (once in the process) rather than going untraced.
+   */
+  private loading(): Promise<unknown> | undefined {
+    if (!this.enabled || loadOtelApi.loaded || !this.wanted()) return undefined;
+    const pending = loadOtelApi();
+    return otelApiSettled() ? undefined : pending;
   }
 
   /**
@@ -168,6 +192,8 @@ export class Telemetry {
     sentId?: () => string | undefined,
   ): Promise<T> {
     const api = this.api();
+    const loading = api ? undefined : this.loading();
+    if (loading) return loading.then(() => this.outbound(request, connection, send, sentId));
     const run = api && this.begin(api, 'client', request, connection, undefined);
     if (!run) return send(request);
     // A list_changed notification without params stays bare: the SDK debounces only bare ones.
@@ -198,6 +224,8 @@ export class Telemetry {
     handle: () => Promise<T>,
   ): Promise<T> {
     const api = this.api();
+    const loading = api ? undefined : this.loading();
+    if (loading) return loading.then(() => this.inbound(request, connection, handle));
     const run = api && this.begin(api, 'server', request, connection, request.id);
     if (!run) return handle();
     return run.settle(
