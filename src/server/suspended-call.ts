@@ -77,7 +77,7 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
     return this.abort.signal;
   }
 
-  /** Whether the call was ever suspended (it then has an id, and SuspendedCalls may hold it). */
+  /** Whether the call has an id yet: SuspendedCalls gives it one when it first holds the call. */
   get suspended(): boolean {
     return this.callId !== undefined;
   }

@@ -209,7 +209,7 @@ export class SuspendedCalls {
   private async suspend<R extends Result>(call: SuspendedCall<R>): Promise<InputRequiredResult> {
     const refused = [...call.pending].find(([, question]) => !declares(call.capabilities, question.request));
     if (refused) this.refuseUndeclared(call, undeclared(refused[1].request, refused[0], call.target));
-    if (!call.suspended) this.admit(call);
+    if (!this.holds(call)) this.admit(call);
     clearTimeout(call.timer);
     call.timer = setTimeout(
       () =>
@@ -276,10 +276,15 @@ export class SuspendedCalls {
     this.perPrincipal.set(call.principal, held + 1);
   }
 
+  /** Whether `call` is counted here (most calls never ask: they are never given an id). */
+  private holds(call: SuspendedCall): boolean {
+    return call.suspended && this.calls.has(call.id);
+  }
+
   private forget(call: SuspendedCall): void {
-    if (!call.suspended) return;
     clearTimeout(call.timer);
-    if (!this.calls.delete(call.id)) return;
+    if (!this.holds(call)) return;
+    this.calls.delete(call.id);
     const held = (this.perPrincipal.get(call.principal) ?? 1) - 1;
     if (held > 0) this.perPrincipal.set(call.principal, held);
     else this.perPrincipal.delete(call.principal);

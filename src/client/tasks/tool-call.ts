@@ -41,6 +41,30 @@ function checkOutput(
     throw new Error(`Structured content does not match the tool's output schema: ${outcome.errorMessage}`);
 }
 
+/** The definitions the SDK's `callTool` is given for a tool, made once per definition. */
+const sdkDefinitions = new WeakMap<MCPToolDefinition, { checked: object; unchecked: object }>();
+
+/**
+ * What the SDK's `callTool` is given as the tool's definition. It checks structured output
+ * against `outputSchema` (`unchecked` leaves it out: with tasks declared it is checked here), and
+ * on 2026-07-28 it walks `inputSchema` on every call for `x-mcp-header` declarations to mirror as
+ * request headers: a schema that declares none is left out, so that walk is not paid per call.
+ */
+function sdkDefinitionsOf(definition: MCPToolDefinition): { checked: object; unchecked: object } {
+  let made = sdkDefinitions.get(definition);
+  if (!made) {
+    const { inputSchema, outputSchema: _checkedHere, ...rest } = definition;
+    const mirrors = JSON.stringify(inputSchema ?? {}).includes('"x-mcp-header"');
+    const unchecked = mirrors ? { ...rest, inputSchema } : rest;
+    made = {
+      checked: definition.outputSchema ? { ...unchecked, outputSchema: definition.outputSchema } : unchecked,
+      unchecked,
+    };
+    sdkDefinitions.set(definition, made);
+  }
+  return made;
+}
+
 /**
  * Calls the tool (through `connection.run`, with `requestContext`); on a server that offers tasks
  * the call declares them, and a task answer is followed outside the call's own operation.
@@ -52,13 +76,13 @@ export async function callToolFollowingTasks(
 ): Promise<CallToolResult> {
   const { name, meta, definition, signal } = call;
   const options = { timeout: connection.timeout, ...(signal ? { signal } : {}) };
-  const { outputSchema: _checkedHere, ...unchecked } = definition;
+  const given = sdkDefinitionsOf(definition);
   const { answer, declared } = await connection.run(async (client) => {
     const declared = offersTasks(client);
     const _meta = declared ? declaringTasks(connection, meta) : meta;
     const answer = await client.callTool(
       { name, arguments: call.arguments, ...(_meta ? { _meta } : {}) },
-      { ...options, toolDefinition: (declared ? unchecked : definition) as never },
+      { ...options, toolDefinition: (declared ? given.unchecked : given.checked) as never },
     );
     return { answer: answer as CallToolResult, declared };
   }, requestContext);

@@ -25,9 +25,12 @@ export class ArgumentGuard {
     private readonly inputSchema: StandardSchema,
   ) {}
 
-  /** Marks what the tool's own execute returns, so it is never taken for Mastra's validation error. */
+  /**
+   * Marks what the tool's own execute returns, so it is never taken for Mastra's validation error.
+   * Only a value shaped like one needs remembering (the check below looks no further for others).
+   */
   own<T>(value: T): T {
-    if (value !== null && typeof value === 'object') this.produced.add(value);
+    if (isValidationError(value)) this.produced.add(value as object);
     return value;
   }
 
