@@ -60,11 +60,15 @@ export function instrumentSends(
   };
   // Own properties: they shadow the prototype's methods for this instance only.
   funnels._requestWithSchemaViaCodec = (codec, sending, schema, options) => {
-    const next = funnels._requestMessageId;
+    // Read as the request goes out: outbound() may hold it while the API loads, others going first.
+    let next = Number.POSITIVE_INFINITY;
     return telemetry.outbound(
       sending,
       connection,
-      (sent) => funnelled(() => request(codec, sent, schema, options)),
+      (sent) => {
+        next = funnels._requestMessageId;
+        return funnelled(() => request(codec, sent, schema, options));
+      },
       () => (funnels._requestMessageId > next ? String(next) : undefined),
     );
   };
