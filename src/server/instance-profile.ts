@@ -46,6 +46,13 @@ export interface RequestsProfile extends ServesRevision2026 {
   readonly asksOnSession: false;
   readonly runsTasks: true;
   readonly acceptsResourceSubscriptions: false;
+  /**
+   * Each request has an instance of its own, closed as its exchange ends (HTTP): that close may
+   * abort a request's signal after its answer was produced, so a suspended run gets a signal of
+   * its own. A stdio connection's instance lives as long as the connection, and the SDK forgets
+   * a request once answered: a run keeps its request's signal (one AbortSignal less a call).
+   */
+  readonly instancePerRequest: boolean;
 }
 
 /**
@@ -113,7 +120,10 @@ export const REQUESTS: RequestsProfile = {
   streams: true,
   acceptsResourceSubscriptions: false,
   oneVersionPerPrompt: false,
+  instancePerRequest: true,
 };
+
+const STDIO_REQUESTS: RequestsProfile = { ...REQUESTS, instancePerRequest: false };
 
 function serverless(streams: boolean): ServerlessRequestsProfile {
   return {
@@ -150,5 +160,5 @@ export const SESSIONLESS_REQUEST: SessionlessRequestProfile = {
 
 /** A stdio connection's profile, by the era the SDK read from its first message. */
 export function stdioProfile(era: 'legacy' | 'modern'): SessionProfile | RequestsProfile {
-  return era === 'modern' ? REQUESTS : SESSION;
+  return era === 'modern' ? STDIO_REQUESTS : SESSION;
 }

@@ -89,6 +89,10 @@ export function serveAsking<R extends Result>(
   target: InputTarget,
   run: (ask: Ask, signal: AbortSignal) => Promise<R>,
 ): Promise<R | InputRequiredResult> {
-  if (profile.suspendsCalls) return suspended.serve(ctx, target, (handle) => run(handle.ask, handle.signal));
+  if (profile.suspendsCalls) {
+    return suspended.serve(ctx, target, (handle) => run(handle.ask, handle.signal), {
+      ownSignal: profile.instancePerRequest,
+    });
+  }
   return run(directAsk(profile, server, ctx, target), ctx.mcpReq.signal);
 }

@@ -63,18 +63,28 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
   task: TaskSink | undefined;
   /** A workflow run reported before the call became a task, passed on at the hand-over. */
   private workflow: [key: string, runId: string] | undefined;
-  /** The run's abort signal: the first round's request, then the task's once it became one. */
-  private readonly abort = new AbortController();
+  /**
+   * The run's own abort controller, following the first round's request, then the task's once it
+   * became one; none when the run keeps its request's signal (`requestSignal`).
+   */
+  private readonly abort: AbortController | undefined;
+  readonly signal: AbortSignal;
 
   constructor(
     readonly target: InputTarget,
     readonly principal: string,
     /** The client capabilities of the round being served (the latest one between rounds). */
     public capabilities: unknown,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.abort.signal;
+    /** The first request's signal, for a run that keeps it (it never becomes a task). */
+    requestSignal?: AbortSignal,
+  ) {
+    if (requestSignal) {
+      this.abort = undefined;
+      this.signal = requestSignal;
+    } else {
+      this.abort = new AbortController();
+      this.signal = this.abort.signal;
+    }
   }
 
   /** Whether the call has an id yet: SuspendedCalls gives it one when it first holds the call. */
@@ -92,9 +102,11 @@ export class SuspendedCall<R extends Result = Result> implements RunHandle {
     return this.inputKeys;
   }
 
-  /** Aborts the run when `signal` does, until the returned function is called. */
+  /** Aborts the run when `signal` does, until the returned function is called (a run with its own controller). */
   follow(signal: AbortSignal): () => void {
-    const abort = () => this.abort.abort(signal.reason);
+    const controller = this.abort;
+    if (!controller) return () => {};
+    const abort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
     return () => signal.removeEventListener('abort', abort);
   }

@@ -110,8 +110,9 @@ export class SuspendedCalls {
     ctx: ServerContext,
     target: InputTarget,
     start: (run: RunHandle) => Promise<R>,
+    { ownSignal = true }: { ownSignal?: boolean } = {},
   ): Promise<R | InputRequiredResult> {
-    return this.round(ctx, target, start, false) as Promise<R | InputRequiredResult>;
+    return this.round(ctx, target, start, false, ownSignal) as Promise<R | InputRequiredResult>;
   }
 
   /**
@@ -123,7 +124,7 @@ export class SuspendedCalls {
     target: InputTarget,
     start: (run: RunHandle) => Promise<R>,
   ): Promise<R | InputRequiredResult | StillWorking<R>> {
-    return this.round(ctx, target, start, true);
+    return this.round(ctx, target, start, true, true);
   }
 
   private async round<R extends Result>(
@@ -131,16 +132,19 @@ export class SuspendedCalls {
     target: InputTarget,
     start: (run: RunHandle) => Promise<R>,
     untilWorking: boolean,
+    /** The run gets a signal of its own (see InstanceProfile's `instancePerRequest`); a task's always does. */
+    ownSignal: boolean,
   ): Promise<R | InputRequiredResult | StillWorking<R>> {
     const state = ctx.mcpReq.requestState<SuspendedState>();
     const principal = principalOf(ctx.http?.authInfo) ?? ANONYMOUS;
     let call: SuspendedCall<R>;
     let unfollow = () => {};
     if (state === undefined) {
-      call = new SuspendedCall<R>(target, principal, requestCapabilities(ctx));
-      // Only while this first round is in flight: its request ends (and the SDK aborts its
-      // signal) once it answers, and the run outlives it.
-      unfollow = call.follow(ctx.mcpReq.signal);
+      const signal = ownSignal ? undefined : ctx.mcpReq.signal;
+      call = new SuspendedCall<R>(target, principal, requestCapabilities(ctx), signal);
+      // Only while this first round is in flight: its request's instance may close once it
+      // answered (and abort its signal), and the run outlives it.
+      if (ownSignal) unfollow = call.follow(ctx.mcpReq.signal);
       call.result = start(call);
     } else {
       call = this.resume(ctx, state, target, principal) as SuspendedCall<R>;

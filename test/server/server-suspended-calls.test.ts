@@ -9,6 +9,7 @@ import type { InputRequest, InputTarget } from '../../src/server/input-requests.
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
+import { modernEnvelope, rawStdioChild } from '../helpers.js';
 
 /** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
 async function round(
@@ -50,8 +51,10 @@ function askingTool(seen: string[]) {
 
 const asInputRequired = (value: unknown) => value as InputRequiredResult & { requestState: string };
 
-afterEach(() => {
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
   vi.useRealTimers();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
 describe('SuspendedCalls', () => {
@@ -222,28 +225,33 @@ describe('SuspendedCalls', () => {
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'hello Ann' }] });
   });
 
-  it("aborts the run with its first round's request only while that round is in flight", async () => {
-    const calls = new SuspendedCalls();
-    const first = new AbortController();
+  /** A `greet` run parked on its question, its first request's signal `first`'s. */
+  async function parkGreeting(calls: SuspendedCalls, first: AbortController, ownSignal: boolean) {
     const ctx = await round(calls);
     (ctx.mcpReq as { signal: AbortSignal }).signal = first.signal;
     let run: RunHandle | undefined;
-    const parked = asInputRequired(
-      await calls.serve(ctx, toolCall('greet'), (handle) => {
-        run = handle;
-        return askingTool([])(handle);
-      }),
-    );
-    // The SDK aborts a request's signal once its transport closes after the answer.
-    first.abort(new Error('connection closed'));
-    expect(run?.signal.aborted).toBe(false);
+    const start = (handle: RunHandle) => {
+      run = handle;
+      return askingTool([])(handle);
+    };
+    const parked = asInputRequired(await calls.serve(ctx, toolCall('greet'), start, { ownSignal }));
     const key = Object.keys(parked.inputRequests ?? {})[0] as string;
-    const done = await calls.serve(
-      await round(calls, parked.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }),
-      toolCall('greet'),
-      askingTool([]),
-    );
-    expect(done).toMatchObject({ content: [{ text: 'hello Ada' }] });
+    const answer = { [key]: { action: 'accept', content: { name: 'Ada' } } };
+    const resume = async () =>
+      calls.serve(await round(calls, parked.requestState, answer), toolCall('greet'), askingTool([]), {
+        ownSignal,
+      });
+    return { run: run as RunHandle, resume };
+  }
+
+  it("aborts the run with its first round's request only while that round is in flight", async () => {
+    const calls = new SuspendedCalls();
+    const first = new AbortController();
+    const { run, resume } = await parkGreeting(calls, first, true);
+    // An instance per request may close (and abort the request's signal) after the answer.
+    first.abort(new Error('connection closed'));
+    expect(run.signal.aborted).toBe(false);
+    expect(await resume()).toMatchObject({ content: [{ text: 'hello Ada' }] });
 
     const cancelled = new AbortController();
     const cancelledCtx = await round(calls);
@@ -253,6 +261,15 @@ describe('SuspendedCalls', () => {
       return { content: [{ type: 'text', text: String(handle.signal.aborted) }] } as CallToolResult;
     });
     expect(result).toMatchObject({ content: [{ text: 'true' }] });
+  });
+
+  it("keeps its request's signal where the instance outlives the answer (stdio), and takes no controller of its own", async () => {
+    const calls = new SuspendedCalls();
+    const first = new AbortController();
+    const { run, resume } = await parkGreeting(calls, first, false);
+    expect(run.signal).toBe(first.signal);
+    expect(await resume()).toMatchObject({ content: [{ text: 'hello Ada' }] });
+    expect(calls.size).toBe(0);
   });
 });
 
@@ -412,4 +429,29 @@ describe('SuspendedCalls: several questions, keys and kinds', () => {
       ),
     ).toEqual({ messages: [] });
   });
+});
+
+describe('a suspended run over stdio, on its request signal', () => {
+  it('is not aborted by a cancel of its first request once that was answered (the SDK forgot it)', async () => {
+    const { send, reply } = rawStdioChild(cleanups);
+    const _meta = modernEnvelope({ elicitation: { form: {} } });
+    send({ id: 1, method: 'tools/call', params: { name: 'askThenSignal', arguments: {}, _meta } });
+    const parked = await reply<{ result: InputRequiredResult & { requestState: string } }>(1);
+    expect(parked.result.resultType).toBe('input_required');
+    const key = Object.keys(parked.result.inputRequests ?? {})[0] as string;
+    send({ method: 'notifications/cancelled', params: { requestId: 1, _meta } });
+    send({
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'askThenSignal',
+        arguments: {},
+        requestState: parked.result.requestState,
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+        _meta,
+      },
+    });
+    const done = await reply<{ result: CallToolResult }>(2);
+    expect(done.result.content).toEqual([{ type: 'text', text: 'Ada aborted=false' }]);
+  }, 60_000);
 });
