@@ -110,12 +110,15 @@ export async function connectStdio(
  * `line(id)` the raw reply line to request `id`, `reply(id)` it parsed. The child's stdin is
  * closed, and its exit awaited, by the cleanup pushed onto `cleanups`.
  */
-export function rawStdioChild(cleanups: Array<() => Promise<unknown>>): {
+export function rawStdioChild(
+  cleanups: Array<() => Promise<unknown>>,
+  fixture = 'test/fixtures/stdio-server.ts',
+): {
   send: (message: Record<string, unknown>) => void;
   line: (id: number) => Promise<string>;
   reply: <T = { error?: { code: number; message: string; data?: unknown } }>(id: number) => Promise<T>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/stdio-server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr.resume();

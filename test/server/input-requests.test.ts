@@ -26,8 +26,10 @@ import {
   connectSse,
   connectStdio,
   type HttpHarness,
+  modernEnvelope,
   modernRequest,
   newClient,
+  rawStdioChild,
   replyOf,
   serveHttp,
 } from '../helpers.js';
@@ -391,4 +393,33 @@ describe('a prompt that asks for input', () => {
       /^Prompt 'briefing' cannot wait for input: 1 calls are already waiting/,
     );
   });
+});
+
+describe('a suspended run over stdio, on its request signal', () => {
+  it('is not aborted by a cancel of its first request once that was answered (the SDK forgot it)', async () => {
+    const stops: Array<() => Promise<unknown>> = [];
+    cleanups.push(() => Promise.all(stops.map((stop) => stop())));
+    const { send, reply } = rawStdioChild(stops, 'test/fixtures/signal-stdio-server.ts');
+    const _meta = modernEnvelope({ elicitation: { form: {} } });
+    send({ id: 1, method: 'tools/call', params: { name: 'askThenSignal', arguments: {}, _meta } });
+    const parked = await reply<{
+      result: { resultType: string; inputRequests?: Record<string, unknown>; requestState: string };
+    }>(1);
+    expect(parked.result.resultType).toBe('input_required');
+    const key = Object.keys(parked.result.inputRequests ?? {})[0] as string;
+    send({ method: 'notifications/cancelled', params: { requestId: 1, _meta } });
+    send({
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'askThenSignal',
+        arguments: {},
+        requestState: parked.result.requestState,
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+        _meta,
+      },
+    });
+    const done = await reply<{ result: { content: unknown[] } }>(2);
+    expect(done.result.content).toEqual([{ type: 'text', text: 'Ada aborted=false' }]);
+  }, 60_000);
 });

@@ -9,7 +9,6 @@ import type { InputRequest, InputTarget } from '../../src/server/input-requests.
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { type RunHandle, SuspendedCalls } from '../../src/server/suspended-calls.js';
 import type { ElicitationRequest } from '../../src/server/types.js';
-import { modernEnvelope, rawStdioChild } from '../helpers.js';
 
 /** The fields of the SDK's handler context that SuspendedCalls reads; `subject` authenticates the caller. */
 async function round(
@@ -51,10 +50,8 @@ function askingTool(seen: string[]) {
 
 const asInputRequired = (value: unknown) => value as InputRequiredResult & { requestState: string };
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
 describe('SuspendedCalls', () => {
@@ -429,29 +426,4 @@ describe('SuspendedCalls: several questions, keys and kinds', () => {
       ),
     ).toEqual({ messages: [] });
   });
-});
-
-describe('a suspended run over stdio, on its request signal', () => {
-  it('is not aborted by a cancel of its first request once that was answered (the SDK forgot it)', async () => {
-    const { send, reply } = rawStdioChild(cleanups);
-    const _meta = modernEnvelope({ elicitation: { form: {} } });
-    send({ id: 1, method: 'tools/call', params: { name: 'askThenSignal', arguments: {}, _meta } });
-    const parked = await reply<{ result: InputRequiredResult & { requestState: string } }>(1);
-    expect(parked.result.resultType).toBe('input_required');
-    const key = Object.keys(parked.result.inputRequests ?? {})[0] as string;
-    send({ method: 'notifications/cancelled', params: { requestId: 1, _meta } });
-    send({
-      id: 2,
-      method: 'tools/call',
-      params: {
-        name: 'askThenSignal',
-        arguments: {},
-        requestState: parked.result.requestState,
-        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
-        _meta,
-      },
-    });
-    const done = await reply<{ result: CallToolResult }>(2);
-    expect(done.result.content).toEqual([{ type: 'text', text: 'Ada aborted=false' }]);
-  }, 60_000);
 });
