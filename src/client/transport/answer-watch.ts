@@ -17,6 +17,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
+import { answeredRequest, cancelledRequest, isRequestMessage } from '../../shared/message-kind.js';
 import { causeChain, findCause } from '../errors.js';
 import { interceptIncoming, observeErrors } from './intercept.js';
 import { requestName } from './message-bound.js';
@@ -93,10 +94,10 @@ export function watchAnswers<T extends Transport>(transport: T, options: AnswerW
 
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, sendOptions?: TransportSendOptions) => {
-    if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled')
-      pending.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) pending.delete(cancelled);
     // A request with a stream hook of its own (listen, events/stream) handles its stream's end.
-    if (!('method' in message) || !('id' in message) || (!options.sse && sendOptions?.onRequestStreamEnd))
+    if (!isRequestMessage(message) || (!options.sse && sendOptions?.onRequestStreamEnd))
       return send(message, sendOptions);
     const { id } = message;
     const tool = message.method === 'tools/call' ? (message.params as { name?: unknown })?.name : undefined;
@@ -119,9 +120,10 @@ export function watchAnswers<T extends Transport>(transport: T, options: AnswerW
   };
 
   interceptIncoming(transport, (message) => {
-    if (!('id' in message) || 'method' in message) return message;
-    const request = pending.get(message.id as string | number);
-    pending.delete(message.id as string | number);
+    const answered = answeredRequest(message);
+    if (answered === undefined) return message;
+    const request = pending.get(answered);
+    pending.delete(answered);
     if (request?.method === 'tools/list' && 'result' in message)
       noteRepeatableTools(message.result, options.repeatableTools);
     return message;

@@ -7,6 +7,7 @@
  * anything else is dropped with a warning. The connection itself goes on.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { answeredRequest, cancelledRequest, isRequestMessage } from '../../shared/message-kind.js';
 import { interceptIncoming } from './intercept.js';
 
 /**
@@ -67,20 +68,21 @@ export class MessageBound {
       return send(message, options);
     };
     return interceptIncoming(transport, (message) => {
-      if ('id' in message && !('method' in message)) this.requests.delete(message.id as string | number);
+      const answered = answeredRequest(message);
+      if (answered !== undefined) this.requests.delete(answered);
       return message;
     });
   }
 
   private sent(message: JSONRPCMessage): void {
-    if (!('method' in message)) return;
-    if ('id' in message) {
+    if (isRequestMessage(message)) {
       this.requests.set(message.id, requestName(message));
       if (this.requests.size > MAX_NAMED_REQUESTS)
         this.requests.delete(this.requests.keys().next().value as string);
-    } else if (message.method === 'notifications/cancelled') {
-      this.requests.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
+      return;
     }
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) this.requests.delete(cancelled);
   }
 
   /** The message of an error for `what` (`the answer to tools/call 'x'`) over the bound. */

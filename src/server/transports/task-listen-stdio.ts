@@ -8,7 +8,7 @@
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { asError } from '../../errors.js';
-import { cancelledRequest } from '../../shared/message-kind.js';
+import { answeredRequest, cancelledRequest } from '../../shared/message-kind.js';
 import { protocolErrorIn } from '../request-errors.js';
 import { type TaskListenHost, taskListenRequest, taskNotification, withTaskIds } from '../tasks/listen.js';
 import type { MCPStoredTask } from '../tasks/types.js';
@@ -45,8 +45,8 @@ export class TaskListenWire extends WireScreen {
       this.following.set(id, stop);
       return;
     }
-    const answered = (message as { id?: RequestId }).id;
-    if (answered !== undefined && !('method' in message)) this.stop(answered);
+    const answered = answeredRequest(message);
+    if (answered !== undefined) this.stop(answered);
     await this.wire.send(message, options);
   }
 

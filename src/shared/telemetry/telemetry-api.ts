@@ -7,19 +7,21 @@ import { lazyModule } from '../lazy-module.js';
 
 export type OtelApi = typeof import('./otel-api.js');
 
-let settled = false;
+/** The API's load while it is under way (undefined before it starts and once it ended). */
+let inFlight: Promise<unknown> | undefined;
 
-export const loadOtelApi = lazyModule<OtelApi | undefined>(() =>
-  import('./otel-api.js')
-    .catch(() => undefined)
-    .finally(() => {
-      settled = true;
-    }),
-);
+export const loadOtelApi = lazyModule<OtelApi | undefined>(() => {
+  const load = import('./otel-api.js').catch(() => undefined);
+  // Registered before lazyModule's own handler, yet a waiter resumes after both: `loaded` is set.
+  inFlight = load.finally(() => {
+    inFlight = undefined;
+  });
+  return load;
+});
 
-/** Whether the API's load ended (with the module, or without it where it is not installed). */
-export function otelApiSettled(): boolean {
-  return settled;
+/** The API's load while it is under way, for a request that waits for it rather than going untraced. */
+export function otelApiLoading(): Promise<unknown> | undefined {
+  return inFlight;
 }
 
 /** Where @opentelemetry/api 1.x keeps what an app registers (tracer, meter, propagator, context). */

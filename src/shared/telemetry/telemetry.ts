@@ -27,7 +27,7 @@ import {
 } from './operation.js';
 import { DEFAULT_MAX_CONTENT_BYTES, type MCPTelemetryOptions } from './options.js';
 import { extractedContext, injectedMeta } from './propagation.js';
-import { loadOtelApi, type OtelApi, otelApiSettled, otelRegistered } from './telemetry-api.js';
+import { loadOtelApi, type OtelApi, otelApiLoading, otelRegistered } from './telemetry-api.js';
 
 export type TelemetrySide = 'client' | 'server';
 
@@ -117,13 +117,11 @@ export class Telemetry {
   }
 
   /**
-   * The API's load while it is under way because an SDK was registered after this was built: a
-   * request then waits for it (once in the process) rather than going untraced.
+   * The API's load while it is under way (started by api() once an SDK was registered after this
+   * was built): a request then waits for it (once in the process) rather than going untraced.
    */
   private loading(): Promise<unknown> | undefined {
-    if (!this.enabled || loadOtelApi.loaded || !this.wanted()) return undefined;
-    const pending = loadOtelApi();
-    return otelApiSettled() ? undefined : pending;
+    return this.enabled ? otelApiLoading() : undefined;
   }
 
   /**
