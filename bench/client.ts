@@ -19,17 +19,32 @@
  *                            --transports stdio,http: the transports of 1,
  *                            --revisions 2026-07-28,2025-11-25: the servers' revisions in 1 (default the first),
  *                            --pin <cpu>: each client process of 1 and the stdio server it spawns pinned
- *                            together to that CPU with `taskset`, as a host's one-core container runs them)
+ *                            together to that CPU with `taskset`, as a host's one-core container runs them,
+ *                            --packed: 1 imports the package and the SDK client from an app that installed
+ *                            the packed tarball from the registry, as a consumer's app does)
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type MastraMCPServerDefinition, MCPClient } from '../src/index.js';
-import { MODERN, median, ms, percentile, ratio, spawnHttpServers, stop } from './support.js';
+import {
+  installApp,
+  MODERN,
+  median,
+  ms,
+  packTarball,
+  percentile,
+  ratio,
+  spawnHttpServers,
+  stop,
+} from './support.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -42,6 +57,7 @@ const { values: flags } = parseArgs({
     transports: { type: 'string', default: 'stdio,http' },
     revisions: { type: 'string', default: MODERN },
     pin: { type: 'string' },
+    packed: { type: 'boolean', default: false },
   },
 });
 const CALLS = Number(flags.calls);
@@ -51,13 +67,43 @@ const SERVERS = Number(flags.servers);
 const LATENCIES = flags.latencies.split(',').map(Number);
 const SECTIONS = new Set(flags.sections.split(','));
 const ECHO = fileURLToPath(new URL('./fixtures/echo-server.mjs', import.meta.url));
+const require = createRequire(import.meta.url);
 
 const httpEchoServers = (count: number, latency = 0) =>
   spawnHttpServers(ECHO, ['--http', String(count), String(latency)]);
 
 const CALL_LATENCY = fileURLToPath(new URL('./fixtures/call-latency.ts', import.meta.url));
-const VARIANTS = ['sdk', 'mcp', 'sdk-agent', 'mcp-agent'] as const;
+const VARIANTS = ['sdk', 'sdk-tool', 'mcp', 'sdk-agent', 'mcp-agent'] as const;
 type Variant = (typeof VARIANTS)[number];
+
+/**
+ * With --packed, an app that installed the packed tarball (and the peers this repository runs) from
+ * the registry, and in it bench/fixtures/built-entry.mjs's exports resolved by package name. The
+ * module sits in the app's node_modules because tsx maps 'mastra-mcp' through tsconfig's paths for
+ * any importer outside node_modules.
+ */
+function packedConsumer(): { entry: string; work: string } {
+  const work = mkdtempSync(join(tmpdir(), 'mastra-mcp-client-bench-'));
+  const tarball = packTarball(work);
+  const peers = ['@mastra/core', 'zod'].map(
+    (name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`,
+  );
+  const app = installApp(work, 'consumer', [tarball.path, ...peers]);
+  const dir = join(app, 'node_modules', 'bench-client-entry');
+  mkdirSync(dir);
+  const entry = join(dir, 'index.mjs');
+  writeFileSync(
+    entry,
+    [
+      "export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
+      "export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';",
+      "export const loadPackage = () => import('mastra-mcp');",
+      "export const packageUrl = import.meta.resolve('mastra-mcp');",
+    ].join('\n'),
+  );
+  console.log(`(--packed: ${tarball.filename} and ${peers.join(', ')} installed in ${app})`);
+  return { entry: pathToFileURL(entry).href, work };
+}
 
 /**
  * One client variant in a fresh process (bench/fixtures/call-latency.ts): its call times and CPU.
@@ -69,12 +115,14 @@ async function runVariant(
   revision: string,
 ): Promise<{ times: number[]; cpuUs: number }> {
   const args = ['--import', 'tsx', CALL_LATENCY, variant, where, String(CALLS), String(WARMUP), revision];
+  const options = {
+    stdio: ['ignore', 'pipe', 'inherit'] as ['ignore', 'pipe', 'inherit'],
+    env: consumerEntry ? { ...process.env, BENCH_CLIENT_ENTRY: consumerEntry } : process.env,
+  };
   const child =
     flags.pin === undefined
-      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-      : spawn('taskset', ['-c', flags.pin, process.execPath, ...args], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
+      ? spawn(process.execPath, args, options)
+      : spawn('taskset', ['-c', flags.pin, process.execPath, ...args], options);
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
@@ -130,7 +178,16 @@ async function latency(transport: 'stdio' | 'http', revision: string): Promise<s
   };
   return [
     row('sdk', 'raw SDK `callTool()`', ''),
-    row('mcp', 'MCPClient `tool.execute(args, {})`', `${versus('mcp', 'sdk')} of raw SDK`),
+    row(
+      'sdk-tool',
+      'raw SDK in a `createTool()`, `execute(args, {})` (the floor of a Mastra tool)',
+      `${versus('sdk-tool', 'sdk')} of raw SDK`,
+    ),
+    row(
+      'mcp',
+      'MCPClient `tool.execute(args, {})`',
+      `${versus('mcp', 'sdk')} of raw SDK; ${versus('mcp', 'sdk-tool')} of the floor`,
+    ),
     row(
       'sdk-agent',
       'raw SDK in a `createTool()`, as an agent calls it',
@@ -293,6 +350,8 @@ const started = new Date().toISOString();
 console.log(
   `mastra-mcp client bench ${started}: node ${process.version}, ${ROUNDS} rounds, ${CALLS} calls per round, load average ${loadavg()[0]?.toFixed(2)}`,
 );
+const consumer = flags.packed && SECTIONS.has('calls') ? packedConsumer() : undefined;
+const consumerEntry = consumer?.entry;
 if (SECTIONS.has('calls')) {
   console.log(
     '\n| transport | client | p50 | p99 | client CPU per call | ratio p50 / p99 / CPU |\n|---|---|---|---|---|---|',
@@ -308,4 +367,5 @@ if (SECTIONS.has('stdio')) {
   console.log('\n| measurement | median | ratio |\n|---|---|---|');
   for (const line of await stdioFanOut()) console.log(line);
 }
+if (consumer) rmSync(consumer.work, { recursive: true, force: true });
 console.log(`\nload average at the end: ${loadavg()[0]?.toFixed(2)}`);

@@ -16,12 +16,12 @@
  *   npx tsx bench/install.ts   (flags: --runs <n>, --no-install to skip 2)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median } from './support.js';
+import { installApp, median, packTarball } from './support.js';
 
 const { values: flags } = parseArgs({
   options: { runs: { type: 'string', default: '7' }, 'no-install': { type: 'boolean', default: false } },
@@ -119,27 +119,12 @@ against('mastra-mcp/server', '@mastra/core/tools, then the SDK server entry');
 if (!flags['no-install']) {
   const work = mkdtempSync(join(tmpdir(), 'mastra-mcp-install-'));
   try {
-    const npm = (args: string[], cwd: string) =>
-      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    // --ignore-scripts: dist/ is already built (prepack would build it again).
-    const packed = JSON.parse(
-      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repo),
-    ) as {
-      filename: string;
-      size: number;
-      unpackedSize: number;
-      entryCount: number;
-    }[];
-    const tarball = packed[0];
-    if (!tarball) throw new Error('npm pack produced no tarball');
+    const tarball = packTarball(work);
     console.log(
       `\n${tarball.filename}: ${(tarball.size / 1024).toFixed(0)} kB packed, ${(tarball.unpackedSize / 1024).toFixed(0)} kB unpacked, ${tarball.entryCount} files`,
     );
     const install = (label: string, args: string[]) => {
-      const app = join(work, label.replace(/\W+/g, '-'));
-      mkdirSync(app);
-      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-      npm(['install', '--no-audit', '--no-fund', ...args], app);
+      const app = installApp(work, label.replace(/\W+/g, '-'), args);
       const kb = Number(
         execFileSync('du', ['-sk', 'node_modules'], { cwd: app, encoding: 'utf8' }).split('\t')[0],
       );
@@ -151,7 +136,7 @@ if (!flags['no-install']) {
         `  ${label.padEnd(40)} ${(kb / 1024).toFixed(1).padStart(6)} MB  ${String(count).padStart(4)} packages`,
       );
     };
-    const tgz = join(work, tarball.filename);
+    const tgz = tarball.path;
     console.log(
       'installed into an empty app (du -sk node_modules; packages in node_modules/.package-lock.json)',
     );

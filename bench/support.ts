@@ -1,12 +1,15 @@
 /**
  * Helpers shared by the benches (bench/client.ts, bench/catalog.ts, bench/events.ts, bench/scale.ts;
- * bench/server.ts for the CPU reading; the flood benches for memory): statistics, formatting, a process' CPU time, memory after a GC, and the server
- * fixtures run as child processes on 127.0.0.1 ephemeral ports.
+ * bench/server.ts for the CPU reading; the flood benches for memory; bench/install.ts for the packed
+ * tarball): statistics, formatting, a process' CPU time, memory after a GC, the packed package
+ * installed into an app, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export const MODERN = '2026-07-28';
 
@@ -31,6 +34,36 @@ export const percentile = (values: number[], p: number) => {
 };
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}x`;
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+export interface Tarball {
+  path: string;
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+}
+
+/** `npm pack` of this repository into `work`; dist/ must be built (--ignore-scripts: prepack would build it again). */
+export function packTarball(work: string): Tarball {
+  const repo = fileURLToPath(new URL('..', import.meta.url));
+  const [packed] = JSON.parse(
+    npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repo),
+  ) as Omit<Tarball, 'path'>[];
+  if (!packed) throw new Error('npm pack produced no tarball');
+  return { ...packed, path: join(work, packed.filename) };
+}
+
+/** An empty app in `work/<name>` after `npm install <args>` from the registry; returns its directory. */
+export function installApp(work: string, name: string, args: string[]): string {
+  const app = join(work, name);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+  npm(['install', '--no-audit', '--no-fund', ...args], app);
+  return app;
+}
 
 const CLOCK_TICKS_PER_SECOND = 100;
 

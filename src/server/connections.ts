@@ -12,7 +12,6 @@
  * `closeAll()`: one client that stops reading holds up neither the others nor the caller.
  */
 import type { IMastraLogger } from '@mastra/core/logger';
-import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import type { LoggingLevel, LoggingMessageNotification, ServerNotifier } from '@modelcontextprotocol/server';
 import type { MCPServerBusEvent, MCPServerEventBus, MCPServerEventBusMember } from './event-bus.js';
 import { DEFAULT_LIMITS } from './limits.js';
@@ -38,8 +37,20 @@ export interface LiveConnection extends ProtocolInstance {
  */
 const GRACE_MS = 250;
 
-/** RFC 5424 severities, least severe first. */
-const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
+/**
+ * RFC 5424 severities, least severe first (`indexOf(level)` below stops compiling should the
+ * protocol's LoggingLevel ever name one this list lacks).
+ */
+const SEVERITY = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const satisfies readonly LoggingLevel[];
 
 /**
  * Whether a log message at `level` goes to `connection`. The SDK filters a legacy one by its

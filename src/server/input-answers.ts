@@ -5,27 +5,30 @@
  * list. A bad answer is the caller's mistake (-32602), named by what asked and the input key.
  */
 import {
-  CreateMessageResultSchema,
-  CreateMessageResultWithToolsSchema,
-  ElicitResultSchema,
-  ListRootsResultSchema,
-} from '@modelcontextprotocol/core';
-import { fromJsonSchema, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+  fromJsonSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  type StandardSchemaV1Sync,
+  specTypeSchemas,
+} from '@modelcontextprotocol/server';
+import { formatIssues } from '../shared/schema-issues.js';
 import { type InputAnswer, type InputRequest, type InputTarget, targetLabel } from './input-requests.js';
-import { formatIssues } from './tool-schema.js';
 
 /** The shape an answer to each kind must have, and what the error calls it. */
-function expected(request: InputRequest): { schema: z.ZodType; noun: string } {
+function expected(request: InputRequest): { schema: StandardSchemaV1Sync; noun: string } {
   switch (request.method) {
     case 'elicitation/create':
-      return { schema: ElicitResultSchema, noun: 'an elicitation result' };
+      return { schema: specTypeSchemas.ElicitResult, noun: 'an elicitation result' };
     case 'sampling/createMessage':
-      return request.params.tools || request.params.toolChoice
-        ? { schema: CreateMessageResultWithToolsSchema, noun: 'a sampling result (CreateMessageResult)' }
-        : { schema: CreateMessageResultSchema, noun: 'a sampling result (CreateMessageResult)' };
+      return {
+        schema:
+          request.params.tools || request.params.toolChoice
+            ? specTypeSchemas.CreateMessageResultWithTools
+            : specTypeSchemas.CreateMessageResult,
+        noun: 'a sampling result (CreateMessageResult)',
+      };
     case 'roots/list':
-      return { schema: ListRootsResultSchema, noun: 'a roots list (ListRootsResult)' };
+      return { schema: specTypeSchemas.ListRootsResult, noun: 'a roots list (ListRootsResult)' };
   }
 }
 
@@ -36,14 +39,14 @@ export function checkAnswer(
   response: unknown,
 ): InputAnswer {
   const { schema, noun } = expected(request);
-  const parsed = schema.safeParse(response);
-  if (!parsed.success) {
+  const parsed = schema['~standard'].validate(response);
+  if (parsed.issues) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `${targetLabel(target)}: inputResponses.${key} is not ${noun}: ${formatIssues(parsed.error.issues).join('; ')}`,
+      `${targetLabel(target)}: inputResponses.${key} is not ${noun}: ${formatIssues(parsed.issues).join('; ')}`,
     );
   }
-  const answer = parsed.data as InputAnswer;
+  const answer = parsed.value as InputAnswer;
   if (
     request.method === 'elicitation/create' &&
     'action' in answer &&

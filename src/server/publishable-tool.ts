@@ -9,6 +9,7 @@
  */
 import { specTypeSchemas, type Tool as WireTool } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../errors.js';
+import { issuePath } from '../shared/schema-issues.js';
 
 function refuse(name: string, field: string, text: string): never {
   throw mcpError(MCPErrorCode.SERVER_INVALID_TOOL, `Tool '${name}' cannot be published: ${text}`, {
@@ -35,7 +36,7 @@ export function publishable(definition: WireTool): WireTool {
   const result = specTypeSchemas.Tool['~standard'].validate(definition);
   const issue = 'issues' in result ? result.issues?.[0] : undefined;
   if (issue) {
-    const field = (issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.');
+    const field = issuePath(issue);
     refuse(
       name,
       field,

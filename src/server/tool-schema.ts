@@ -6,6 +6,7 @@
 import { standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
 import { nearest } from '../shared/options.js';
+import { formatIssues } from '../shared/schema-issues.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type ValidationOutcome = { value: unknown } | { issues: string[] };
@@ -39,18 +40,6 @@ const isAiSdkSchema = (value: unknown): value is AiSdkSchemaLike =>
 
 const isZod3 = (value: unknown): boolean =>
   isObject(value) && '_def' in value && typeof value.parse === 'function';
-
-/** Formats Standard Schema issues as `path: message`, so errors name the offending field. */
-export function formatIssues(
-  issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<unknown> }>,
-): string[] {
-  return issues.map((issue) => {
-    const path = (issue.path ?? [])
-      .map((segment) => (isObject(segment) && 'key' in segment ? String(segment.key) : String(segment)))
-      .join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-}
 
 async function runStandard(schema: StandardLike, value: unknown): Promise<ValidationOutcome> {
   const result = (await schema['~standard'].validate(value)) as

@@ -9,10 +9,10 @@
 import type { Agent } from '@mastra/core/agent';
 import type { MastraError } from '@mastra/core/error';
 import type { MastraModelConfig } from '@mastra/core/llm';
-import { ProtocolError } from '@modelcontextprotocol/client';
-import { CreateMessageResultSchema } from '@modelcontextprotocol/core';
+import { ProtocolError, specTypeSchemas } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { lazyModule } from '../../shared/lazy-module.js';
+import { issuePath } from '../../shared/schema-issues.js';
 import { messageOf } from '../errors.js';
 import { agentAnswer } from './agent-sampling.js';
 import type {
@@ -145,13 +145,11 @@ export class Sampler {
       // A protocol error the handler chose is what the server is answered.
       throw error instanceof ProtocolError ? error : this.failed('the sampling handler failed', error);
     }
-    const checked = CreateMessageResultSchema.safeParse(result);
-    if (!checked.success)
+    const checked = specTypeSchemas.CreateMessageResult['~standard'].validate(result);
+    if (checked.issues)
       throw this.failed(
         "the sampling handler's answer is not a CreateMessageResult",
-        checked.error.issues
-          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-          .join('; '),
+        checked.issues.map((issue) => `${issuePath(issue) || '(root)'}: ${issue.message}`).join('; '),
       );
     return result as CreateMessageResult;
   }

@@ -4,7 +4,7 @@
  * does this for `input_required` results; a task's requests arrive in `tasks/get`, so the client
  * dispatches them itself, checking a sampling request's shape as the SDK would.
  */
-import { CreateMessageRequestParamsSchema } from '@modelcontextprotocol/core';
+import { specTypeSchemas } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { TaskInputRequest } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';
@@ -27,14 +27,14 @@ export async function answerTaskInput(
   const handler = connection.inputRequests;
   const details = { server: connection.name, key, method: request.method };
   if (request.method === 'sampling/createMessage' && sampler) {
-    const params = CreateMessageRequestParamsSchema.safeParse(request.params ?? {});
-    if (!params.success)
+    const params = specTypeSchemas.CreateMessageRequestParams['~standard'].validate(request.params ?? {});
+    if (params.issues)
       throw mcpError(
         MCPErrorCode.CLIENT_SAMPLING_FAILED,
-        `${label} sent a sampling request that is not one (${params.error.issues[0]?.message ?? 'invalid'})`,
+        `${label} sent a sampling request that is not one (${params.issues[0]?.message ?? 'invalid'})`,
         details,
       );
-    return sampler.answer(params.data, signal);
+    return sampler.answer(params.value, signal);
   }
   if (request.method === 'roots/list' && roots) return { roots: await roots.list(signal) };
   if (request.method === 'elicitation/create' && handler)

@@ -16,6 +16,7 @@ import {
   specTypeSchemas,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { issuePath } from '../../shared/schema-issues.js';
 import { reservedKeyProblem } from '../tools/definition.js';
 import { type ToolSchemaOverBudget, toolSchemaOverBudget } from '../tools/schema-budget.js';
 import { interceptIncoming } from './intercept.js';
@@ -44,7 +45,7 @@ function shapeProblem(tool: object): string | undefined {
   const result = specTypeSchemas.Tool['~standard'].validate(tool);
   const issue = 'issues' in result ? result.issues?.[0] : undefined;
   if (issue) {
-    const field = (issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.');
+    const field = issuePath(issue);
     return `its ${field || 'definition'}: ${issue.message.slice(0, 200)}`;
   }
   const { $schema } = (tool as { inputSchema: { $schema?: unknown } }).inputSchema;

@@ -2,9 +2,8 @@
  * OAuth 2.0 Protected Resource Metadata (RFC 9728) for an MCP endpoint: the document, the
  * well-known paths MCP clients probe for it (the path-suffixed form first, then the root form), and
  * the `resource_metadata` URL advertised in `WWW-Authenticate` challenges. The document is built
- * and checked against the SDK's schema once, when the middleware is created.
+ * once, when the middleware is created.
  */
-import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/core';
 import {
   getOAuthProtectedResourceMetadataUrl,
   type OAuthProtectedResourceMetadata,
@@ -55,13 +54,14 @@ export function protectedResource(options: ProtectedResourceMetadataOptions): Pr
     );
   }
   for (const server of options.authorizationServers) absoluteUrl(server, 'authorization server');
-  const document = OAuthProtectedResourceMetadataSchema.parse({
+  // The options were checked when the middleware was created (oauth-middleware.ts) and the URLs above.
+  const document: OAuthProtectedResourceMetadata = {
     resource: options.resource,
     authorization_servers: options.authorizationServers,
     scopes_supported: options.scopesSupported,
     bearer_methods_supported: ['header'],
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
-  });
+  };
   const url = getOAuthProtectedResourceMetadataUrl(resource);
   const mcpPath = options.mcpPath === '/' ? '' : options.mcpPath.replace(/\/$/, '');
   const paths = new Set([WELL_KNOWN_PRM_PATH, `${WELL_KNOWN_PRM_PATH}${mcpPath}`, new URL(url).pathname]);
