@@ -4,7 +4,8 @@
  *      MCPClient's tool against the raw SDK `Client.callTool()` on the same server, called directly
  *      and through the wrapper a Mastra Agent puts around every tool, each client in its own
  *      process (bench/fixtures/call-latency.ts), rounds rotating the order; ratios are medians
- *      over rounds of each round's figure against the baseline's in the same round;
+ *      over rounds of each round's figure against the baseline's in the same round; the client's
+ *      CPU is its process's and its main thread's alone (V8 compiles and collects on other threads);
  *   2. cold `listTools()` over 20 HTTP servers against a single one (are they truly concurrent?),
  *      with the raw SDK doing the same beside it, at several simulated round-trip latencies:
  *      on loopback every connection is pure CPU, which one event loop cannot overlap;
@@ -113,7 +114,7 @@ async function runVariant(
   variant: Variant,
   where: string,
   revision: string,
-): Promise<{ times: number[]; cpuUs: number }> {
+): Promise<{ times: number[]; cpuUs: number; mainCpuUs: number | null }> {
   const args = ['--import', 'tsx', CALL_LATENCY, variant, where, String(CALLS), String(WARMUP), revision];
   const options = {
     stdio: ['ignore', 'pipe', 'inherit'] as ['ignore', 'pipe', 'inherit'],
@@ -133,48 +134,56 @@ async function runVariant(
 }
 
 /**
- * 1. A tool call four ways on the same server, each client alone in its process, variants in a
- * rotating order each round: the raw SDK `callTool()`, MCPClient's `execute()`, and both behind the
+ * 1. A tool call five ways on the same server, each client alone in its process, variants in a
+ * rotating order each round: the raw SDK `callTool()`, the same inside a `createTool()` (the floor
+ * of any Mastra tool making the call), MCPClient's `execute()`, and the first and third behind the
  * tool wrapper a Mastra Agent puts around every tool (`makeCoreTool`).
  */
 async function latency(transport: 'stdio' | 'http', revision: string): Promise<string[]> {
   const http = transport === 'http' ? await httpEchoServers(1) : undefined;
   const where = http ? String(http.urls[0]) : 'stdio';
-  /** Per variant: every call's time, and each round's p50, p99 and CPU. */
+  /** Per variant: every call's time, and each round's p50, p99, CPU and main-thread CPU. */
   const samples = Object.fromEntries(
     VARIANTS.map((v) => [
       v,
-      { times: [] as number[], p50: [] as number[], p99: [] as number[], cpu: [] as number[] },
+      {
+        times: [] as number[],
+        p50: [] as number[],
+        p99: [] as number[],
+        cpu: [] as number[],
+        main: [] as number[],
+      },
     ]),
   );
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < VARIANTS.length; i++) {
       const variant = VARIANTS[(round + i) % VARIANTS.length] as Variant;
-      const { times, cpuUs } = await runVariant(variant, where, revision);
+      const { times, cpuUs, mainCpuUs } = await runVariant(variant, where, revision);
       const sample = samples[variant];
       sample?.times.push(...times);
       sample?.p50.push(median(times));
       sample?.p99.push(percentile(times, 99));
       sample?.cpu.push(cpuUs);
+      sample?.main.push(mainCpuUs ?? Number.NaN);
     }
   }
   if (http) await stop(http.child);
   const figure = (variant: Variant) => {
-    const { times, cpu } = samples[variant] ?? { times: [], cpu: [] };
-    return { p50: median(times), p99: percentile(times, 99), cpu: median(cpu) };
+    const { times, cpu, main } = samples[variant] ?? { times: [], cpu: [], main: [] };
+    return { p50: median(times), p99: percentile(times, 99), cpu: median(cpu), main: median(main) };
   };
   /** The median over rounds of `variant`'s figure against `base`'s in the same round. */
   const versus = (variant: Variant, base: Variant) => {
-    const of = (figureName: 'p50' | 'p99' | 'cpu') => {
+    const of = (figureName: 'p50' | 'p99' | 'cpu' | 'main') => {
       const mine = samples[variant]?.[figureName] ?? [];
       const theirs = samples[base]?.[figureName] ?? [];
       return ratio(median(mine.map((value, round) => value / (theirs[round] ?? value))));
     };
-    return `${of('p50')} / ${of('p99')} / ${of('cpu')}`;
+    return `${of('p50')} / ${of('p99')} / ${of('cpu')} / ${of('main')}`;
   };
   const row = (variant: Variant, label: string, ratios: string) => {
-    const { p50, p99, cpu } = figure(variant);
-    return `| ${transport} ${revision} | ${label} | ${ms(p50)} | ${ms(p99)} | ${cpu.toFixed(0)} us | ${ratios} |`;
+    const { p50, p99, cpu, main } = figure(variant);
+    return `| ${transport} ${revision} | ${label} | ${ms(p50)} | ${ms(p99)} | ${cpu.toFixed(0)} us | ${main.toFixed(0)} us | ${ratios} |`;
   };
   return [
     row('sdk', 'raw SDK `callTool()`', ''),
@@ -354,7 +363,7 @@ const consumer = flags.packed && SECTIONS.has('calls') ? packedConsumer() : unde
 const consumerEntry = consumer?.entry;
 if (SECTIONS.has('calls')) {
   console.log(
-    '\n| transport | client | p50 | p99 | client CPU per call | ratio p50 / p99 / CPU |\n|---|---|---|---|---|---|',
+    '\n| transport | client | p50 | p99 | client CPU per call | its main thread | ratio p50 / p99 / CPU / main thread |\n|---|---|---|---|---|---|---|',
   );
   if (flags.pin !== undefined) console.log(`(each client and its stdio server pinned to CPU ${flags.pin})`);
   for (const transport of flags.transports.split(',') as ('stdio' | 'http')[]) {
