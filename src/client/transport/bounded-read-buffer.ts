@@ -24,8 +24,14 @@ export class BoundedReadBuffer {
   append(chunk: Buffer): void {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
-      this.line.add(chunk.subarray(start, end));
-      this.endLine();
+      // The usual case, a whole line within one chunk and the bound, is kept as a view of the chunk
+      // (each read is a buffer of its own): nothing held, nothing copied.
+      if (this.line.empty && end - start <= this.bound.limit) {
+        if (end > start) this.ready.push(chunk.subarray(start, end));
+      } else {
+        this.line.add(chunk.subarray(start, end));
+        this.endLine();
+      }
       start = end + 1;
     }
     if (start < chunk.length) this.line.add(chunk.subarray(start));

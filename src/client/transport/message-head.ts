@@ -129,6 +129,11 @@ export class HeldMessage {
 
   constructor(private readonly limit: number) {}
 
+  /** Whether nothing of a message is held yet. */
+  get empty(): boolean {
+    return this.length === 0 && this.head === undefined;
+  }
+
   add(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     if (this.head) {

@@ -3,11 +3,12 @@
  * from nothing with `inheritDefaultEnv: false`; the child's stderr is always piped and read line
  * by line (stderr-lines.ts: where the `stderr` option sends it, its tail kept for the report of a
  * child that dies before answering); its stdout is read within
- * `maxMessageBytes` (bounded-read-buffer.ts). The child and its pipes hold the process open only
- * while the connection is busy (see activity.ts), and closing ends the child in bounded time:
+ * `maxMessageBytes` (bounded-read-buffer.ts). The child holds the process open only while the
+ * connection is busy (see activity.ts; its pipes never do), and closing ends the child in bounded time:
  * stdin closed, then SIGTERM, then SIGKILL.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import {
   DEFAULT_INHERITED_ENV_VARS,
   getDefaultEnvironment,
@@ -77,23 +78,19 @@ class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
     return this.stderrLines.tail;
   }
 
-  /** The SDK keeps the child private; it and its pipes are the handles that hold the process open. */
+  /** The SDK keeps the child private; it is the handle that holds the process open. */
   private get child(): ChildProcess | undefined {
     return (this as unknown as { _process?: ChildProcess })._process;
   }
 
-  /** Refs the child and its pipes while `held`, unrefs them otherwise. */
+  /**
+   * Refs the child while `held`, unrefs it otherwise. Its pipes are unrefed once, at start: a
+   * referenced child keeps the event loop running for them, so toggling the one handle at each
+   * idle/busy edge (every call of a script that calls in turn) is enough.
+   */
   private hold(held: boolean): void {
-    const child = this.child;
-    if (!child) return;
-    const handles = [child, child.stdin, child.stdout, child.stderr] as Array<{
-      ref?: () => void;
-      unref?: () => void;
-    } | null>;
-    for (const handle of handles) {
-      if (held) handle?.ref?.();
-      else handle?.unref?.();
-    }
+    if (held) this.child?.ref();
+    else this.child?.unref();
   }
 
   /** Every caller waits for the same shutdown, so whoever awaits close() sees the child gone. */
@@ -132,6 +129,9 @@ class ManagedStdioTransport extends StdioClientTransport implements ExitReport {
     this.child?.once('exit', (code, signal) => {
       if (!this.signalled) this.ownExit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     });
+    // Pipes of a spawned child are sockets, which Node's types do not say.
+    for (const pipe of [this.child?.stdin, this.child?.stdout, this.child?.stderr])
+      (pipe as Socket | null)?.unref();
     this.unwatch = this.activity.watch((busy) => this.hold(busy));
     this.child?.once('close', () => this.unwatch?.());
   }
