@@ -40,7 +40,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { listenLocal } from '../test/support/net.js';
-import { processCpuMs } from './support.js';
+import { cpuProfiler, processCpuMs } from './support.js';
 
 const BENCH_FILE = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(BENCH_FILE), '..');
@@ -222,30 +222,15 @@ function trackMemory(): void {
 async function profileOnSignal(): Promise<() => Promise<void>> {
   const prefix = process.env.BENCH_CPU_PROFILE;
   if (!prefix) return async () => {};
-  const { Session } = await import('node:inspector');
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
+  const profiler = await cpuProfiler(200);
   let running = false;
   let written = 0;
   let pending: Promise<void> = Promise.resolve();
   process.on('SIGUSR2', () => {
     pending = pending.then(async () => {
-      if (!running) {
-        running = true;
-        await post('Profiler.start');
-        return;
-      }
-      running = false;
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      const file = `${prefix}-${++written}.cpuprofile`;
-      writeFileSync(`${file}.tmp`, JSON.stringify(profile));
-      renameSync(`${file}.tmp`, file);
+      running = !running;
+      if (running) await profiler.start();
+      else await profiler.stop(`${prefix}-${++written}.cpuprofile`);
     });
   });
   return () => pending.catch(() => {});

@@ -1,12 +1,12 @@
 /**
  * Helpers shared by the benches (bench/client.ts, bench/catalog.ts, bench/events.ts, bench/scale.ts;
  * bench/server.ts for the CPU reading; the flood benches for memory; bench/install.ts for the packed
- * tarball): statistics, formatting, a process' CPU time, memory after a GC, the packed package
- * installed into an app, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
+ * tarball; bench/fixtures/call-latency.ts for profiles): statistics, formatting, a process' CPU time,
+ * memory after a GC, a CPU profiler, the packed package installed into an app, and the server fixtures run as child processes on 127.0.0.1 ephemeral ports.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,31 @@ export const percentile = (values: number[], p: number) => {
 };
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}x`;
+
+export interface CpuProfiler {
+  start(): Promise<void>;
+  /** Stops and writes the profile to `file` (renamed into place once complete). */
+  stop(file: string): Promise<void>;
+}
+
+/** V8's CPU profiler on this process (node:inspector), sampling every `intervalUs`. */
+export async function cpuProfiler(intervalUs: number): Promise<CpuProfiler> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+  return {
+    start: async () => {
+      await session.post('Profiler.start');
+    },
+    stop: async (file) => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`${file}.tmp`, JSON.stringify(profile));
+      renameSync(`${file}.tmp`, file);
+    },
+  };
+}
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
