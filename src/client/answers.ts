@@ -5,7 +5,7 @@
  * the construction instead of being answered -32601 later. How a 2025 server hears of a failed
  * answer is here too (forLegacyServer); on 2026-07-28 a failure ends the call that asked.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { messageOf } from './errors.js';
 import { assertRoots, ServerRoots } from './roots/server-roots.js';

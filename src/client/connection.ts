@@ -13,20 +13,22 @@
  */
 import { MastraError } from '@mastra/core/error';
 import type { RequestContext } from '@mastra/core/request-context';
+import type {
+  Client,
+  Implementation,
+  jsonSchemaValidator,
+  McpSubscription,
+  SubscriptionFilter,
+  Transport,
+} from '@modelcontextprotocol/client';
 import {
   BAGGAGE_META_KEY,
-  type Client,
-  type Implementation,
-  type jsonSchemaValidator,
   LOG_LEVEL_META_KEY,
-  type McpSubscription,
   SdkError,
   SdkErrorCode,
-  type SubscriptionFilter,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
-  type Transport,
-} from '@modelcontextprotocol/client';
+} from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../errors.js';
 import { lazyModule } from '../shared/lazy-module.js';
 import { Activity } from './activity.js';
@@ -38,6 +40,7 @@ import { describeCause, displayUrl, findCause, httpStatusOf, messageOf } from '.
 import { LegacyResourceSubscriptions } from './legacy-subscriptions.js';
 import { ListenRecovery } from './listen-recovery.js';
 import { newSdkClient, type SdkClientSettings, ServerHandlers } from './sdk-client.js';
+import { loadSdkClient } from './sdk-load.js';
 import { offersTasks, TaskPush } from './tasks/task-push.js';
 import { guardTaskResults } from './tasks/task-results.js';
 import { DEFAULT_MAX_PATTERN_INSTRUCTIONS, PatternBudget } from './tools/pattern-budget.js';
@@ -45,23 +48,13 @@ import type { ToolSchemaOverBudget } from './tools/schema-budget.js';
 import { budgetedValidator, loadValidation } from './tools/validation.js';
 import { hostNotAllowed } from './transport/allowed-hosts.js';
 import { watchAnswers } from './transport/answer-watch.js';
-import {
-  refusesStreamableHttp,
-  requestContextScope,
-  sseTransport,
-  streamableTransport,
-} from './transport/http.js';
+import { isHttp, refusesStreamableHttp, requestContextScope } from './transport/http.js';
 import { withInstanceAffinity } from './transport/instance-affinity.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MessageBound } from './transport/message-bound.js';
 import { ConnectionRecovery } from './transport/recovery.js';
 import { type ExitReport, StdioExitError, stdioExitError } from './transport/stdio-exit.js';
 import { guardToolLists } from './transport/tool-list-guard.js';
-import type {
-  HttpServerDefinition,
-  LogHandler,
-  MastraMCPServerDefinition,
-  MCPTraceContext,
-} from './types.js';
+import type { LogHandler, MastraMCPServerDefinition, MCPTraceContext } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -73,12 +66,9 @@ export interface ConnectionSettings extends SdkClientSettings {
   answers: ServerAnswers;
 }
 
-/** The SDK's stdio client loads with the first stdio server's connect, not with the package. */
+/** The SDK's transports load with the first connect that needs them, not with the package. */
 const loadStdioTransport = lazyModule(() => import('./transport/stdio.js'));
-
-function isHttp(definition: MastraMCPServerDefinition): definition is HttpServerDefinition {
-  return 'url' in definition && definition.url !== undefined;
-}
+const loadHttpTransports = lazyModule(() => import('./transport/http-transports.js'));
 
 /** A connect in flight and who waits for it. */
 interface PendingConnect {
@@ -263,8 +253,10 @@ export class ServerConnection {
    */
   private async transportFor(fallback: boolean, bound: MessageBound): Promise<Transport> {
     const { definition } = this;
-    if (isHttp(definition))
+    if (isHttp(definition)) {
+      const { sseTransport, streamableTransport } = await loadHttpTransports();
       return fallback ? sseTransport(definition, bound) : streamableTransport(definition, bound);
+    }
     const { stdioTransport } = await loadStdioTransport();
     return stdioTransport(this.name, definition, this.emit, this.activity, bound);
   }
@@ -290,9 +282,13 @@ export class ServerConnection {
   private async attempt(fallback: boolean, signal: AbortSignal): Promise<Client> {
     const limit = this.definition.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const bound = new MessageBound(this.name, limit, (message) => this.log('warning', message));
-    const [created] = await Promise.all([this.transportFor(fallback, bound), loadValidation()]);
+    const [created, { TelemetryClient }] = await Promise.all([
+      this.transportFor(fallback, bound),
+      loadSdkClient(),
+      loadValidation(),
+    ]);
     if (signal.aborted) throw signal.reason;
-    const client = newSdkClient(this, this.settings);
+    const client = newSdkClient(TelemetryClient, this, this.settings);
     if (fallback) client.setVersionNegotiation({ mode: 'legacy' });
     const watched = isHttp(this.definition)
       ? watchAnswers(created, { sse: fallback, repeatableTools: this.recovery.repeatableTools })

@@ -7,9 +7,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { MastraError } from '@mastra/core/error';
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/server';
 import { MCPErrorCode } from '../errors.js';
 import { timedOut } from '../shared/request-timeout.js';
+import { isSdkClientError } from './sdk-load.js';
 import type { MCPErrorDetail } from './types.js';
 
 export function messageOf(error: unknown): string {
@@ -39,7 +40,7 @@ const SSE_POST_STATUS = /^Error POSTing to endpoint \(HTTP (\d{3})\)/;
 /** The status one error of a cause chain carries: the SDK's HTTP errors, the legacy SSE stream's and POST's. */
 function statusOf(candidate: unknown): number | undefined {
   if (candidate instanceof SdkHttpError) return candidate.status;
-  if (candidate instanceof SseError) return isStatus(candidate.code) ? candidate.code : undefined;
+  if (isSdkClientError(candidate, 'SseError')) return isStatus(candidate.code) ? candidate.code : undefined;
   const posted = candidate instanceof Error ? SSE_POST_STATUS.exec(candidate.message) : null;
   return posted ? Number(posted[1]) : undefined;
 }

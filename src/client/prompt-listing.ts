@@ -4,13 +4,13 @@
  * validated with the SDK's own `ListPromptsResult` schema and walked here, bounded like the SDK's
  * walk (a page cap, a repeated cursor ends it).
  */
-import {
-  type Client,
-  type ListPromptsResult,
-  type RequestOptions,
-  type StandardSchemaV1,
-  specTypeSchemas,
+import type {
+  Client,
+  ListPromptsResult,
+  RequestOptions,
+  StandardSchemaV1,
 } from '@modelcontextprotocol/client';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import type { MCPPrompt } from './types.js';
 
 /** The most pages one listing reads: a server whose pagination never ends is refused. */

@@ -10,7 +10,7 @@ import { type DetailedTask, DetailedTaskSchema, TASKS_NOTIFICATION } from '../sh
 import type { Telemetry } from '../shared/telemetry/telemetry.js';
 import { forLegacyServer, SAMPLING_REJECTED, type ServerAnswers } from './answers.js';
 import { messageOf } from './errors.js';
-import { TelemetryClient } from './sdk-telemetry.js';
+import type { TelemetryClient } from './sdk-telemetry.js';
 import type { TaskPush } from './tasks/task-push.js';
 import type { LogHandler, MastraMCPServerDefinition, MCPProgressUpdate } from './types.js';
 
@@ -66,8 +66,15 @@ export interface SdkClientSettings {
   telemetry: Telemetry;
 }
 
-/** A new SDK client for `owner`, its notifications and input requests routed; not yet connected. */
-export function newSdkClient(owner: ClientOwner, { clientInfo, telemetry }: SdkClientSettings): Client {
+/**
+ * A new SDK client for `owner`, its notifications and input requests routed; not yet connected.
+ * `Sdk` is the client class, once the SDK client has loaded (sdk-load.ts).
+ */
+export function newSdkClient(
+  Sdk: typeof TelemetryClient,
+  owner: ClientOwner,
+  { clientInfo, telemetry }: SdkClientSettings,
+): Client {
   const { definition } = owner;
   const mode =
     definition.protocolVersion === 'legacy'
@@ -75,7 +82,7 @@ export function newSdkClient(owner: ClientOwner, { clientInfo, telemetry }: SdkC
       : definition.protocolVersion
         ? { pin: definition.protocolVersion }
         : 'auto';
-  const client = new TelemetryClient(
+  const client = new Sdk(
     {
       name: definition.clientInfo?.name ?? clientInfo.name,
       version: definition.clientInfo?.version ?? clientInfo.version,

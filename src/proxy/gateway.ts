@@ -18,16 +18,15 @@
  */
 import type { IMastraLogger } from '@mastra/core/logger';
 import type { MCPServerHTTPOptions } from '@mastra/core/mcp';
-import {
-  type CallToolResult,
-  type Client,
-  SERVER_INFO_META_KEY,
-  type ServerCapabilities as UpstreamCapabilities,
-  ProtocolError as UpstreamProtocolError,
+import type {
+  CallToolResult,
+  Client,
+  ServerCapabilities as UpstreamCapabilities,
 } from '@modelcontextprotocol/client';
 import {
   ProtocolError,
   ProtocolErrorCode,
+  SERVER_INFO_META_KEY,
   type ServerCapabilities,
   type ServerContext,
   TRACEPARENT_META_KEY,
@@ -128,7 +127,8 @@ export function createGatewayServer(
     try {
       return await connection.run(operation);
     } catch (error) {
-      const code = findCause(error, UpstreamProtocolError)?.code ?? ProtocolErrorCode.InternalError;
+      // The SDK brands its errors: the server entry's class matches the upstream client's.
+      const code = findCause(error, ProtocolError)?.code ?? ProtocolErrorCode.InternalError;
       throw new ProtocolError(
         code,
         `MCP server '${connection.name}' (proxied): ${what} failed: ${messageOf(error)}`,

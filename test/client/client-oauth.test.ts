@@ -107,11 +107,11 @@ describe('MCPOAuthClientProvider', () => {
     expect(both.message).toContain("'clientMetadataUrl'");
     expect(both.details).toMatchObject({ fields: 'clientInformation,clientMetadataUrl' });
 
-    expect(
-      errorOf(() =>
-        provider({ clientInformation: undefined, clientMetadataUrl: 'http://app.example.com/cimd' }),
-      ).id,
-    ).toBe('MCP_CLIENT_OAUTH_INVALID_CONFIG');
+    for (const url of ['http://app.example.com/cimd', 'https://app.example.com/', 'not a url']) {
+      const refused = errorOf(() => provider({ clientInformation: undefined, clientMetadataUrl: url }));
+      expect(refused.id).toBe('MCP_CLIENT_OAUTH_INVALID_CONFIG');
+      expect(refused.details).toMatchObject({ fields: 'clientMetadataUrl' });
+    }
     expect(
       errorOf(() =>
         provider({

@@ -201,23 +201,24 @@ describe('the supported @mastra/core range', () => {
 });
 
 describe('mastra-mcp/server', () => {
-  /** The modules a child `node` loads for `script` (an ESM loader hook lists each URL it loads). */
-  async function loadedBy(script: string): Promise<string[]> {
-    const dir = project('real');
+  /**
+   * The modules a child `node` loads for `script`, in order: an ESM loader hook appends each URL it
+   * loads to `loaded.log` before loading it (a synchronous append, so a line `script` appends there
+   * itself falls in its place).
+   */
+  async function loadedBy(script: string, dir = project('real')): Promise<string[]> {
     writeFileSync(
       join(dir, 'hooks.mjs'),
-      'export async function load(url, context, next) { console.log("LOADED " + url); return next(url, context); }\n',
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, next) { appendFileSync("loaded.log", url + "\\n"); return next(url, context); }\n',
     );
     writeFileSync(
       join(dir, 'register.mjs'),
       "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n",
     );
     writeFileSync(join(dir, 'main.mjs'), script);
-    const { stdout } = await run(process.execPath, ['--import', './register.mjs', 'main.mjs'], { cwd: dir });
-    return stdout
-      .split('\n')
-      .filter((line) => line.startsWith('LOADED '))
-      .map((line) => line.slice('LOADED '.length));
+    await run(process.execPath, ['--import', './register.mjs', 'main.mjs'], { cwd: dir });
+    return readFileSync(join(dir, 'loaded.log'), 'utf8').split('\n').filter(Boolean);
   }
 
   it('exports the package entry’s own MCPServer, and a served tool works through it', async () => {
@@ -252,8 +253,31 @@ describe('mastra-mcp/server', () => {
       ),
     );
     expect(clientSide).toEqual([]);
-    // The package entry, by contrast, loads the SDK's client: the check above can fail.
-    const whole = await loadedBy("import { MCPClient } from 'mastra-mcp';\nconsole.log(typeof MCPClient);\n");
-    expect(whole.some((url) => url.includes('@modelcontextprotocol/client/'))).toBe(true);
+  });
+
+  it('the package entry loads the SDK’s client with the first connect, not with the import', async () => {
+    const dir = project('real');
+    writeFileSync(
+      join(dir, 'server.mjs'),
+      "import { MCPServer } from 'mastra-mcp/server';\n" +
+        "await new MCPServer({ name: 's', version: '1.0.0', tools: {} }).startStdio();\n",
+    );
+    // A marker line between the import and the connect splits the loaded URLs in two.
+    const loaded = await loadedBy(
+      `
+      import { appendFileSync } from 'node:fs';
+      import { MCPClient } from 'mastra-mcp';
+      appendFileSync('loaded.log', '--- connect\\n');
+      const mcp = new MCPClient({ servers: { s: { command: process.execPath, args: ['server.mjs'] } } });
+      if (Object.keys(await mcp.listTools()).length !== 0) throw new Error('expected no tools');
+      await mcp.disconnect();
+    `,
+      dir,
+    );
+    const marker = loaded.indexOf('--- connect');
+    expect(marker).toBeGreaterThan(0);
+    const sdkClient = (url: string) => url.includes('@modelcontextprotocol/client/');
+    expect(loaded.slice(0, marker).filter(sdkClient)).toEqual([]);
+    expect(loaded.slice(marker).some(sdkClient)).toBe(true);
   });
 });

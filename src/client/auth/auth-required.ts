@@ -5,15 +5,17 @@
  * `MCP_CLIENT_AUTH_REQUIRED`. A connection that fails with one records 'needs-auth'.
  */
 import { MastraError } from '@mastra/core/error';
-import { InsufficientScopeError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SdkHttpError } from '@modelcontextprotocol/server';
 import { MCPErrorCode } from '../../errors.js';
 import { causeChain } from '../errors.js';
+import { isSdkClientError } from '../sdk-load.js';
 
 export type ServerAuthState = 'needs-auth' | 'authorized';
 
 export function isAuthorizationRequired(error: unknown): boolean {
   for (const current of causeChain(error)) {
-    if (current instanceof UnauthorizedError || current instanceof InsufficientScopeError) return true;
+    if (isSdkClientError(current, 'UnauthorizedError') || isSdkClientError(current, 'InsufficientScopeError'))
+      return true;
     if (current instanceof SdkHttpError && current.status === 401) return true;
     if (current instanceof MastraError && current.id === MCPErrorCode.CLIENT_AUTH_REQUIRED) return true;
   }

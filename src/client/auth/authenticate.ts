@@ -10,7 +10,7 @@
  *   authorization the SDK already started outside a flow (a 401 or a step-up during an
  *   operation) is adopted instead, on its own callback URL, so the URL the user already has stays
  *   valid.
- * - The code is exchanged with the SDK's `auth()` and the callback's `iss`, so the SDK checks
+ * - The code is exchanged with the SDK's `auth()` (sdk-load.ts) and the callback's `iss`, so the SDK checks
  *   RFC 9207 against the issuer recorded at redirect time, and the exchange uses the server's own
  *   fetch (so `allowedHosts` applies). Then the server reconnects.
  * - The auth state is the connection's: a refused connect records 'needs-auth', a successful one
@@ -18,10 +18,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MastraError } from '@mastra/core/error';
-import { auth, type FetchLike } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { ServerConnection } from '../connection.js';
 import { messageOf } from '../errors.js';
+import { loadSdkClient } from '../sdk-load.js';
 import { serverFetch } from '../transport/http.js';
 import type { HttpServerDefinition } from '../types.js';
 import { isAuthorizationRequired } from './auth-required.js';
@@ -203,6 +204,7 @@ export class ServerAuthenticator {
     await control.forgetAuthorization();
     if (!pending && (await this.reconnected(signal))) return 'connected';
     if (!control.redirected()) {
+      const { auth } = await loadSdkClient();
       const result = await abortable(
         auth(provider, {
           serverUrl,
@@ -235,6 +237,7 @@ export class ServerAuthenticator {
     signal: AbortSignal,
   ): Promise<void> {
     const { code, iss } = await abortable(callback.waitForCode(), signal);
+    const { auth } = await loadSdkClient();
     const result = await abortable(
       auth(provider, { serverUrl, authorizationCode: code, ...(iss !== undefined ? { iss } : {}), fetchFn }),
       signal,

@@ -22,14 +22,13 @@
  *   `onRedirectToAuthorization`.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  type OAuthClientInformationContext,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthTokens,
-  validateClientMetadataUrl,
+import type {
+  OAuthClientInformationContext,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import {
@@ -138,6 +137,15 @@ function sameUrl(a: string | undefined, b: string): boolean {
   }
 }
 
+/**
+ * A Client ID Metadata Document URL as the SDK accepts one for `client_id`: https, with a path.
+ * Checked here rather than by the SDK's own check, which is in its client entry (sdk-load.ts).
+ */
+function isMetadataDocumentUrl(value: string): boolean {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  return url?.protocol === 'https:' && url.pathname !== '/';
+}
+
 function configError(text: string, fields: string, cause?: unknown) {
   return mcpError(
     MCPErrorCode.CLIENT_OAUTH_INVALID_CONFIG,
@@ -181,13 +189,10 @@ export class MCPOAuthClientProvider implements OAuthClientProvider {
       throw configError("'clientInformation.client_id' must be a string", 'clientInformation');
     }
     if (clientMetadataUrl) {
-      try {
-        validateClientMetadataUrl(clientMetadataUrl);
-      } catch (error) {
+      if (!isMetadataDocumentUrl(clientMetadataUrl)) {
         throw configError(
           "'clientMetadataUrl' must be an https URL with a path (the Client ID Metadata Document)",
           'clientMetadataUrl',
-          error,
         );
       }
       if (clientMetadata?.client_id !== undefined && clientMetadata.client_id !== clientMetadataUrl) {

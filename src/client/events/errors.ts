@@ -4,7 +4,7 @@
  * than being retried. The ids themselves are `MCPErrorCode`'s (src/errors.ts).
  */
 import { MastraError } from '@mastra/core/error';
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { MCPErrorCode, type MCPErrorDetails, mcpError } from '../../errors.js';
 import { EVENTS_ERROR_CODES } from '../../shared/events-wire.js';
 import { findCause, messageOf } from '../errors.js';

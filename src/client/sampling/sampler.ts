@@ -9,7 +9,7 @@
 import type { Agent } from '@mastra/core/agent';
 import type { MastraError } from '@mastra/core/error';
 import type { MastraModelConfig } from '@mastra/core/llm';
-import { ProtocolError, specTypeSchemas } from '@modelcontextprotocol/client';
+import { ProtocolError, specTypeSchemas } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { lazyModule } from '../../shared/lazy-module.js';
 import { issuePath } from '../../shared/schema-issues.js';

@@ -9,7 +9,8 @@
  * id, through reconnects and server restarts, until the outage lasts longer than the connection
  * allows (`max(60 s, 3 × timeout)`).
  */
-import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import { sleep } from '../../shared/sleep.js';
 import { type DetailedTask, type Task, taskProgressOf } from '../../shared/tasks-wire.js';

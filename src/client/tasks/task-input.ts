@@ -4,7 +4,7 @@
  * does this for `input_required` results; a task's requests arrive in `tasks/get`, so the client
  * dispatches them itself, checking a sampling request's shape as the SDK would.
  */
-import { specTypeSchemas } from '@modelcontextprotocol/client';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { MCPErrorCode, mcpError } from '../../errors.js';
 import type { TaskInputRequest } from '../../shared/tasks-wire.js';
 import type { ServerConnection } from '../connection.js';

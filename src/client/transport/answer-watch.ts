@@ -10,15 +10,11 @@
  * AnswerCut; a request whose send failed is remembered with its error (sentRequestOf). The
  * `tools/list` answers passing by note which tools declare themselves safe to repeat.
  */
-import {
-  type JSONRPCMessage,
-  ProtocolError,
-  SseError,
-  type Transport,
-  type TransportSendOptions,
-} from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { answeredRequest, cancelledRequest, isRequestMessage } from '../../shared/message-kind.js';
 import { causeChain, findCause } from '../errors.js';
+import { isSdkClientError } from '../sdk-load.js';
 import { interceptIncoming, observeErrors } from './intercept.js';
 import { requestName } from './message-bound.js';
 
@@ -138,7 +134,7 @@ export function watchAnswers<T extends Transport>(transport: T, options: AnswerW
     };
     // After start, an SseError is the GET stream ending or breaking (its EventSource would reopen it).
     observeErrors(transport, (error) => {
-      if (!started || !(error instanceof SseError)) return;
+      if (!started || !isSdkClientError(error, 'SseError')) return;
       started = false;
       for (const id of [...pending.keys()]) cut(id, 'the SSE stream carrying the answers ended');
       void transport.close().catch(() => {});

@@ -13,9 +13,10 @@
  *   Run once more on a new connection only when safe to repeat (REPEATABLE_METHODS, or a tool its
  *   listing annotates `readOnlyHint` or `idempotentHint`); otherwise AnswerCutError.
  */
-import { type Client, SseError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { sleep } from '../../shared/sleep.js';
 import { AnswerCutError, causeChain, describeCause, httpStatusOf, messageOf } from '../errors.js';
+import { isSdkClientError } from '../sdk-load.js';
 import { answerCutOf, type SentRequest, sentRequestOf } from './answer-watch.js';
 
 export type Loss = 'unsent' | 'forgotten' | 'cut';
@@ -62,10 +63,9 @@ export function lossOf(error: unknown, legacy: boolean): Loss | undefined {
   if (status !== undefined) return legacy && (status === 404 || status === 410) ? 'forgotten' : undefined;
   for (const candidate of causeChain(error)) {
     // The legacy SSE stream's failure keeps only its cause's text: `SSE error: TypeError: fetch failed: connect ECONNREFUSED …`.
-    const code =
-      candidate instanceof SseError
-        ? SSE_CODE.exec(candidate.message)?.[0]
-        : (candidate as { code?: unknown }).code;
+    const code = isSdkClientError(candidate, 'SseError')
+      ? SSE_CODE.exec(candidate.message)?.[0]
+      : (candidate as { code?: unknown }).code;
     if (code === REFUSED) return 'unsent';
     if (typeof code === 'string' && BROKEN.has(code)) return 'cut';
   }

@@ -10,12 +10,8 @@
  * the 2025 Tool schema refuses (only 2026-07-28 admits roots other than `type: 'object'`), or when
  * its name is an Object.prototype property.
  */
-import {
-  type Client,
-  type JSONRPCMessage,
-  specTypeSchemas,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { issuePath } from '../../shared/schema-issues.js';
 import { reservedKeyProblem } from '../tools/definition.js';
 import { type ToolSchemaOverBudget, toolSchemaOverBudget } from '../tools/schema-budget.js';
