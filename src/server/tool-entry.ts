@@ -17,7 +17,13 @@ import { observabilityContext } from './observability.js';
 import { publishable } from './publishable-tool.js';
 import { isTaskSupport, type MCPTaskSupport } from './tasks/types.js';
 import type { ToolInvocation } from './tool-invocation.js';
-import { type JsonSchema, NO_INPUT_SCHEMA, normalizeSchema, outputJsonSchema } from './tool-schema.js';
+import {
+  type JsonSchema,
+  NO_INPUT_SCHEMA,
+  type NormalizedSchema,
+  normalizeSchema,
+  outputJsonSchema,
+} from './tool-schema.js';
 
 export type ToolKind = 'tool' | 'agent' | 'workflow';
 
@@ -233,8 +239,12 @@ export function toolEntry(name: string, tool: unknown): ToolEntry {
   return mastraToolEntry(name, tool as MastraToolLike);
 }
 
-const agentInput = z.object({ message: z.string().describe('The question or instruction for the agent') });
-const agentInputSchema = normalizeSchema(agentInput);
+let agentInput: NormalizedSchema | undefined;
+/** Built with the first agent a server publishes: a server of tools alone never converts it. */
+const agentInputSchema = () =>
+  (agentInput ??= normalizeSchema(
+    z.object({ message: z.string().describe('The question or instruction for the agent') }),
+  ));
 /** What `ask_<agent>` answers: the text of the agent's answer (as text content and structured). */
 const AGENT_OUTPUT_SCHEMA: JsonSchema = {
   type: 'object',
@@ -259,11 +269,11 @@ export function agentEntry(key: string, agent: Agent): ToolEntry {
     source: agent,
     definition: wireDefinition(name, {
       description: `Ask agent ${agent.name} a question. Agent description: ${description}`,
-      inputSchema: agentInputSchema.json,
+      inputSchema: agentInputSchema().json,
       outputSchema: AGENT_OUTPUT_SCHEMA,
     }),
     async invoke(args, invocation) {
-      const outcome = await agentInputSchema.validate(args ?? {});
+      const outcome = await agentInputSchema().validate(args ?? {});
       if ('issues' in outcome) throw new ToolArgumentsError(name, outcome.issues);
       const { message } = outcome.value as { message: string };
       return await askAgent(agent, message, invocation);

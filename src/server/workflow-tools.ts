@@ -23,21 +23,32 @@ import {
 } from './derived-runs.js';
 import { convertSchema, ToolArgumentsError, type ToolEntry, wireDefinition } from './tool-entry.js';
 import { errorResult, valueResult } from './tool-result.js';
-import { EMPTY_OBJECT_SCHEMA, type JsonSchema, normalizeSchema, outputJsonSchema } from './tool-schema.js';
+import {
+  EMPTY_OBJECT_SCHEMA,
+  type JsonSchema,
+  type NormalizedSchema,
+  normalizeSchema,
+  outputJsonSchema,
+} from './tool-schema.js';
 
-const resumeInput = normalizeSchema(
-  z.object({
-    runId: z.string().describe('The suspended run, as the run_ tool reported it'),
-    step: z
-      .string()
-      .optional()
-      .describe('The suspended step (a nested one as parent.child); default: the one step that is suspended'),
-    resumeData: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("The data the step asks for, matching the step's resume schema"),
-  }),
-);
+let resume: NormalizedSchema | undefined;
+/** Built with the first suspendable workflow a server publishes. */
+const resumeInput = () =>
+  (resume ??= normalizeSchema(
+    z.object({
+      runId: z.string().describe('The suspended run, as the run_ tool reported it'),
+      step: z
+        .string()
+        .optional()
+        .describe(
+          'The suspended step (a nested one as parent.child); default: the one step that is suspended',
+        ),
+      resumeData: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("The data the step asks for, matching the step's resume schema"),
+    }),
+  ));
 
 /** Whether a step (a nested workflow's steps included) declares a suspend or resume schema. */
 function waitsForSomeone(steps: Record<string, StepLike> | undefined, seen = new Set<object>()): boolean {
@@ -145,11 +156,11 @@ export function workflowEntries(key: string, workflow: Workflow): ToolEntry[] {
     source: workflow,
     definition: wireDefinition(resumeName, {
       description: `Continues a run of ${name} that suspended waiting for input, with the data its step asks for (${name}'s answer names the run, the step and the data). ${description}`,
-      inputSchema: resumeInput.json,
+      inputSchema: resumeInput().json,
       outputSchema,
     }),
     async invoke(args, invocation) {
-      const outcome = await resumeInput.validate(args ?? {});
+      const outcome = await resumeInput().validate(args ?? {});
       if ('issues' in outcome) throw new ToolArgumentsError(resumeName, outcome.issues);
       return await continueWorkflow(key, workflow, resumeName, outcome.value as ResumeArguments, invocation);
     },
