@@ -20,7 +20,7 @@ import type { ToolInvocation } from './tool-invocation.js';
 import {
   type JsonSchema,
   NO_INPUT_SCHEMA,
-  type NormalizedSchema,
+  normalizedOnFirstUse,
   normalizeSchema,
   outputJsonSchema,
 } from './tool-schema.js';
@@ -239,12 +239,9 @@ export function toolEntry(name: string, tool: unknown): ToolEntry {
   return mastraToolEntry(name, tool as MastraToolLike);
 }
 
-let agentInput: NormalizedSchema | undefined;
-/** Built with the first agent a server publishes: a server of tools alone never converts it. */
-const agentInputSchema = () =>
-  (agentInput ??= normalizeSchema(
-    z.object({ message: z.string().describe('The question or instruction for the agent') }),
-  ));
+const agentInputSchema = normalizedOnFirstUse(() =>
+  z.object({ message: z.string().describe('The question or instruction for the agent') }),
+);
 /** What `ask_<agent>` answers: the text of the agent's answer (as text content and structured). */
 const AGENT_OUTPUT_SCHEMA: JsonSchema = {
   type: 'object',

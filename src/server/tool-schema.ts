@@ -145,6 +145,15 @@ export function normalizeSchema(schema: unknown): NormalizedSchema {
   throw new TypeError('expected a zod, Standard Schema, JSON Schema or AI SDK schema');
 }
 
+/**
+ * `build()`'s schema, normalised on the first call: a fixed schema of a kind of tool a server may
+ * never publish (an agent's, a workflow's resume) is not built and converted at import.
+ */
+export function normalizedOnFirstUse(build: () => unknown): () => NormalizedSchema {
+  let normalized: NormalizedSchema | undefined;
+  return () => (normalized ??= normalizeSchema(build()));
+}
+
 /** Output schemas are advertised for `io: 'output'` (what the tool returns, after transforms). */
 export function outputJsonSchema(schema: unknown): JsonSchema {
   if (isAiSdkSchema(schema)) return schema.jsonSchema as JsonSchema;

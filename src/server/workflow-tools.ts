@@ -26,29 +26,24 @@ import { errorResult, valueResult } from './tool-result.js';
 import {
   EMPTY_OBJECT_SCHEMA,
   type JsonSchema,
-  type NormalizedSchema,
+  normalizedOnFirstUse,
   normalizeSchema,
   outputJsonSchema,
 } from './tool-schema.js';
 
-let resume: NormalizedSchema | undefined;
-/** Built with the first suspendable workflow a server publishes. */
-const resumeInput = () =>
-  (resume ??= normalizeSchema(
-    z.object({
-      runId: z.string().describe('The suspended run, as the run_ tool reported it'),
-      step: z
-        .string()
-        .optional()
-        .describe(
-          'The suspended step (a nested one as parent.child); default: the one step that is suspended',
-        ),
-      resumeData: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .describe("The data the step asks for, matching the step's resume schema"),
-    }),
-  ));
+const resumeInput = normalizedOnFirstUse(() =>
+  z.object({
+    runId: z.string().describe('The suspended run, as the run_ tool reported it'),
+    step: z
+      .string()
+      .optional()
+      .describe('The suspended step (a nested one as parent.child); default: the one step that is suspended'),
+    resumeData: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("The data the step asks for, matching the step's resume schema"),
+  }),
+);
 
 /** Whether a step (a nested workflow's steps included) declares a suspend or resume schema. */
 function waitsForSomeone(steps: Record<string, StepLike> | undefined, seen = new Set<object>()): boolean {
